@@ -1,0 +1,162 @@
+# shellcheck shell=bash
+# Package plumbing shared by every script under tools/: the cache directory,
+# host package installation, and a private apt state (sources derived from
+# the machine's own) used to fetch arm64 .debs and source packages from
+# other Debian suites without touching the host's apt configuration.
+#
+# Source it; do not run it.
+
+: "${ARM_SPE_CACHE:=${XDG_CACHE_HOME:-$HOME/.cache}/arm-spe}"
+export ARM_SPE_CACHE
+SPE_APT_DIR="$ARM_SPE_CACHE/apt"
+
+spe_log() { printf '[%s] %s\n' "${SPE_LOG_TAG:-arm-spe}" "$*" >&2; }
+spe_die() { printf '[%s] error: %s\n' "${SPE_LOG_TAG:-arm-spe}" "$*" >&2; exit 1; }
+
+spe_sudo() {
+	if [ "$(id -u)" -eq 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else
+		spe_die "need root to run: $*"
+	fi
+}
+
+# Install host (amd64) packages that are missing. Arguments are package
+# names; nothing is done when all are already installed.
+spe_need_host_pkgs() {
+	local missing=() p
+	for p in "$@"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
+			missing+=("$p")
+	done
+	[ ${#missing[@]} -eq 0 ] && return 0
+	spe_log "installing host packages: ${missing[*]}"
+	if [ ! -e "$ARM_SPE_CACHE/.host-apt-updated" ] ||
+	   [ -n "$(find "$ARM_SPE_CACHE/.host-apt-updated" -mmin +720 2>/dev/null)" ]; then
+		mkdir -p "$ARM_SPE_CACHE"
+		spe_sudo apt-get update -qq || spe_die "apt-get update failed"
+		touch "$ARM_SPE_CACHE/.host-apt-updated"
+	fi
+	DEBIAN_FRONTEND=noninteractive spe_sudo apt-get install -y -qq --no-install-recommends \
+		"${missing[@]}" >/dev/null || spe_die "could not install: ${missing[*]}"
+}
+
+# Print "URI" of the machine's Debian archive and security archive, derived
+# from its deb822 .sources files or its one-line sources.list.
+_spe_apt_uris() {
+	local files=() f
+	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.sources /etc/apt/sources.list.d/*.list; do
+		[ -f "$f" ] && files+=("$f")
+	done
+	[ ${#files[@]} -gt 0 ] || spe_die "no apt sources on this machine"
+	awk '
+	function emit(u, s) {
+		n = split(s, a, /[ \t]+/)
+		for (i = 1; i <= n; i++) {
+			if (a[i] ~ /-security$/) { if (!sec) sec = u }
+			else if (a[i] ~ /^[a-z]+$/ || a[i] ~ /-updates$/) { if (!main) main = u }
+		}
+	}
+	FILENAME ~ /\.sources$/ {
+		if ($0 ~ /^[ \t]*$/) { if (u != "" && s != "") emit(u, s); u = ""; s = ""; next }
+		if ($1 == "URIs:") u = $2
+		if ($1 == "Suites:") { $1 = ""; s = $0 }
+		next
+	}
+	/^[ \t]*deb[ \t]/ {
+		i = 2; if ($i ~ /^\[/) { while ($i !~ /\]$/) i++; i++ }
+		emit($i, $(i + 1))
+	}
+	END {
+		if (u != "" && s != "") emit(u, s)
+		print main; print sec
+	}' "${files[@]}"
+}
+
+# Create (once) and refresh (at most every 12 hours) the private apt state.
+spe_apt_setup() {
+	local uris main sec d="$SPE_APT_DIR"
+	mkdir -p "$d/lists/partial" "$d/archives/partial" "$d/etc/preferences.d" "$d/etc/apt.conf.d"
+	mapfile -t uris < <(_spe_apt_uris)
+	main=${uris[0]:-}; sec=${uris[1]:-}
+	[ -n "$main" ] || spe_die "could not find the Debian archive in /etc/apt/sources*"
+	[ -n "$sec" ] || sec="${main%/debian}/debian-security"
+	local key=/usr/share/keyrings/debian-archive-keyring.gpg
+	{
+		printf 'deb [arch=amd64,arm64 signed-by=%s] %s %s main\n' "$key" "$main" bookworm
+		printf 'deb [arch=amd64,arm64 signed-by=%s] %s %s main\n' "$key" "$main" bookworm-updates
+		printf 'deb [arch=amd64,arm64 signed-by=%s] %s %s main\n' "$key" "$main" bookworm-backports
+		printf 'deb [arch=amd64,arm64 signed-by=%s] %s %s main\n' "$key" "$sec" bookworm-security
+		printf 'deb [arch=amd64,arm64 signed-by=%s] %s %s main\n' "$key" "$main" trixie
+		printf 'deb [arch=amd64,arm64 signed-by=%s] %s %s main\n' "$key" "$sec" trixie-security
+		printf 'deb [arch=amd64,arm64 signed-by=%s] %s %s main\n' "$key" "$main" sid
+		printf 'deb-src [signed-by=%s] %s %s main\n' "$key" "$main" bookworm
+		printf 'deb-src [signed-by=%s] %s %s main\n' "$key" "$main" trixie
+		printf 'deb-src [signed-by=%s] %s %s main\n' "$key" "$sec" bookworm-security
+	} >"$d/etc/sources.list.new"
+	if ! cmp -s "$d/etc/sources.list.new" "$d/etc/sources.list"; then
+		mv "$d/etc/sources.list.new" "$d/etc/sources.list"
+		rm -f "$d/.updated"
+	else
+		rm -f "$d/etc/sources.list.new"
+	fi
+	if [ ! -e "$d/.updated" ] || [ -n "$(find "$d/.updated" -mmin +720 2>/dev/null)" ]; then
+		spe_log "refreshing private apt lists (bookworm, backports, security, trixie, sid)"
+		spe_apt -qq update || spe_die "private apt update failed"
+		touch "$d/.updated"
+	fi
+}
+
+# apt-get against the private state. Use after spe_apt_setup.
+spe_apt() {
+	local d="$SPE_APT_DIR"
+	apt-get \
+		-o Dir::State="$d" -o Dir::State::Lists="$d/lists" \
+		-o Dir::State::status=/dev/null \
+		-o Dir::Cache="$d" -o Dir::Cache::archives="$d/archives" \
+		-o Dir::Etc::SourceList="$d/etc/sources.list" \
+		-o Dir::Etc::SourceParts=/dev/null \
+		-o Dir::Etc::Preferences="$d/etc/preferences" \
+		-o Dir::Etc::PreferencesParts="$d/etc/preferences.d" \
+		-o APT::Architectures::=amd64 -o APT::Architectures::=arm64 \
+		-o APT::Get::AllowUnauthenticated=false \
+		-o Acquire::Languages=none \
+		-o Debug::NoLocking=1 -o APT::Sandbox::User=root \
+		"$@"
+}
+
+# apt-cache against the private state.
+spe_apt_cache() {
+	local d="$SPE_APT_DIR"
+	apt-cache \
+		-o Dir::State="$d" -o Dir::State::Lists="$d/lists" \
+		-o Dir::State::status=/dev/null \
+		-o Dir::Cache="$d" \
+		-o Dir::Etc::SourceList="$d/etc/sources.list" \
+		-o Dir::Etc::SourceParts=/dev/null \
+		-o APT::Architectures::=amd64 -o APT::Architectures::=arm64 \
+		"$@"
+}
+
+# Newest version of binary package $1 (may carry :arch) available in the
+# private state, restricted to versions matching the regex $2 (optional).
+spe_apt_newest() {
+	local pkg=$1 re=${2:-.}
+	spe_apt_cache madison "$pkg" | awk -F'|' '{gsub(/ /, "", $2); print $2}' |
+		grep -E -- "$re" | sort -uV | tail -n 1
+}
+
+# Download package $1 at version $2 into directory $3 (if not already there)
+# and print the .deb's path.
+spe_apt_download() {
+	local pkg=$1 ver=$2 dir=$3 f
+	mkdir -p "$dir"
+	f=$(find "$dir" -maxdepth 1 -name "${pkg%%:*}_*.deb" -newer /dev/null 2>/dev/null |
+		while read -r x; do dpkg-deb -f "$x" Version | grep -qxF "$ver" && echo "$x"; done | head -n1)
+	if [ -z "$f" ]; then
+		(cd "$dir" && spe_apt -qq download "$pkg=$ver") >&2 ||
+			spe_die "could not download $pkg=$ver"
+		f=$(find "$dir" -maxdepth 1 -name "${pkg%%:*}_*.deb" |
+			while read -r x; do dpkg-deb -f "$x" Version | grep -qxF "$ver" && echo "$x"; done | head -n1)
+	fi
+	[ -n "$f" ] || spe_die "downloaded $pkg=$ver but cannot find the .deb"
+	echo "$f"
+}
