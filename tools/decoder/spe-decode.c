@@ -1,0 +1,631 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * spe-decode: print an Arm SPE raw AUX buffer dump as a packet dump, as JSON
+ * Lines (one object per record) or as a summary.
+ *
+ * Exit status: 0 success; 1 decode errors were found (0 with --lenient);
+ * 2 usage or I/O error. See Documentation/decoder.rst.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <arm_spe/spe_decoder.h>
+
+enum mode { MODE_DUMP, MODE_JSON, MODE_SUMMARY };
+
+struct opts {
+	enum mode mode;
+	int lenient;
+	unsigned int flags;
+	unsigned int counter_bits;
+	unsigned long max_errors;
+	uint64_t base;
+	const char *path;
+};
+
+static const char *prog = "spe-decode";
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: %s [OPTION]... [FILE]\n"
+		"Decode an Arm SPE raw AUX buffer dump (FILE, or standard input when\n"
+		"FILE is absent or '-').\n"
+		"\n"
+		"Output (pick one, default --dump):\n"
+		"  -d, --dump            packet-by-packet dump, records separated by blank lines\n"
+		"  -j, --json            JSON Lines: one object per record\n"
+		"  -s, --summary         records by operation type, events, latency histogram\n"
+		"\n"
+		"Decoding:\n"
+		"  -l, --lenient         exit 0 even when decode errors were found\n"
+		"      --legacy-align    honour SPE 2017 supplement Alignment commands (skip to\n"
+		"                        the boundary they encode); default: report and ignore\n"
+		"      --base=ADDR       buffer address of the first byte (for --legacy-align)\n"
+		"      --counter-bits=N  12 or 16 (default 16): width used to flag saturated\n"
+		"                        counters\n"
+		"      --max-errors=N    print at most N error messages (default 20; all are\n"
+		"                        counted)\n"
+		"  -h, --help            show this help and exit\n"
+		"  -V, --version         show version and exit\n"
+		"\n"
+		"Errors (truncated records, reserved headers, records without End or\n"
+		"Timestamp) are reported on standard error with their byte offset;\n"
+		"decoding resynchronizes at the next record boundary. Unknown packets\n"
+		"are skipped by the size their header encodes and reported, but are not\n"
+		"errors.\n"
+		"\n"
+		"Exit status: 0 ok, 1 decode errors (unless --lenient), 2 usage or I/O error.\n",
+		prog);
+}
+
+static int parse_u64(const char *s, uint64_t *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtoull(s, &end, 0);
+	return errno || !*s || *end || *s == '-' ? -1 : 0;
+}
+
+/* Read the whole input. Returns 0, or -1 with a message printed. */
+static int read_input(const char *path, uint8_t **out, size_t *outlen)
+{
+	int fd = 0;
+	size_t cap = 1 << 16, len = 0;
+	uint8_t *buf;
+	struct stat st;
+	const char *name = path ? path : "<stdin>";
+
+	if (path && strcmp(path, "-")) {
+		fd = open(path, O_RDONLY);
+		if (fd < 0) {
+			fprintf(stderr, "%s: cannot open '%s': %s\n", prog, path, strerror(errno));
+			return -1;
+		}
+	} else {
+		name = "<stdin>";
+	}
+	if (!fstat(fd, &st)) {
+		if (S_ISDIR(st.st_mode)) {
+			fprintf(stderr, "%s: cannot read '%s': Is a directory\n", prog, name);
+			if (fd)
+				close(fd);
+			return -1;
+		}
+		if (S_ISREG(st.st_mode) && st.st_size > 0)
+			cap = (size_t)st.st_size + 1;
+	}
+	buf = malloc(cap);
+	if (!buf) {
+		fprintf(stderr, "%s: out of memory reading '%s'\n", prog, name);
+		goto fail;
+	}
+	for (;;) {
+		ssize_t n;
+
+		if (len == cap) {
+			uint8_t *nb = realloc(buf, cap * 2);
+
+			if (!nb) {
+				fprintf(stderr, "%s: out of memory reading '%s'\n", prog, name);
+				goto fail;
+			}
+			buf = nb;
+			cap *= 2;
+		}
+		n = read(fd, buf + len, cap - len);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			fprintf(stderr, "%s: cannot read '%s': %s\n", prog, name, strerror(errno));
+			goto fail;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	if (fd)
+		close(fd);
+	*out = buf;
+	*outlen = len;
+	return 0;
+fail:
+	free(buf);
+	if (fd)
+		close(fd);
+	return -1;
+}
+
+static unsigned long errors_printed;
+
+static void report_error(const struct opts *o, const struct spe_decoder *d)
+{
+	if (errors_printed++ >= o->max_errors)
+		return;
+	fprintf(stderr, "%s: error at offset 0x%" PRIx64 " (%" PRIu64 "): %s; resuming at 0x%" PRIx64 "\n",
+		prog, d->err.offset, d->err.offset, spe_strerror(d->err.code), d->err.resume);
+	if (errors_printed == o->max_errors)
+		fprintf(stderr, "%s: further errors not shown\n", prog);
+}
+
+static void report_unknown(const struct opts *o, uint64_t off, const struct spe_extra_pkt *x)
+{
+	if (errors_printed++ >= o->max_errors)
+		return;
+	fprintf(stderr, "%s: warning: %s packet (header 0x%02x%s) at offset 0x%" PRIx64 " skipped\n",
+		prog, x->type == SPE_PKT_UNKNOWN ? "unknown" : "reserved/impdef", x->hdr0,
+		SPE_HDR_IS_EXT(x->hdr0) ? " ext" : "", off);
+}
+
+/* ---------------- dump ---------------- */
+
+static void dump_packets(const uint8_t *buf, size_t from, size_t to)
+{
+	char desc[256], hex[40];
+	struct spe_packet pkt;
+	size_t pos = from;
+
+	while (pos < to) {
+		int n = spe_pkt_decode(buf + pos, to - pos, &pkt), i, h = 0;
+
+		if (n < 0) {
+			printf("%08zx: %-30s (%s)\n", pos, "", spe_strerror(n));
+			break;
+		}
+		if (pkt.type == SPE_PKT_PAD) {
+			size_t q = pos;
+
+			while (q < to && buf[q] == SPE_HDR_PADDING)
+				q++;
+			printf("%08zx: %-30s PAD x%zu\n", pos, "00 ...", q - pos);
+			pos = q;
+			continue;
+		}
+		for (i = 0; i < n; i++)
+			h += snprintf(hex + h, sizeof(hex) - (size_t)h, "%02x ", buf[pos + (size_t)i]);
+		spe_pkt_describe(&pkt, desc, sizeof(desc));
+		printf("%08zx: %-30s %s\n", pos, hex, desc);
+		pos += (size_t)n;
+	}
+}
+
+/* ---------------- JSON ---------------- */
+
+static void json_addr(const struct spe_record *r, unsigned int i)
+{
+	uint64_t p = r->addr[i];
+	const char *n = spe_addr_index_name(i);
+
+	if (!(r->present & SPE_REC_ADDR(i)))
+		return;
+	switch (i) {
+	case SPE_ADDR_IDX_DATA_VA:
+		printf(",\"%s\":\"0x%" PRIx64 "\",\"%s_tag\":%u", "data_va",
+		       spe_addr_va_sext(p), "data_va", SPE_ADDR_TAG(p));
+		break;
+	case SPE_ADDR_IDX_DATA_PA:
+		printf(",\"data_pa\":\"0x%" PRIx64 "\",\"data_pa_ns\":%u,\"data_pa_nse\":%u,"
+		       "\"data_pa_ch\":%u,\"data_pa_pat\":%u", (uint64_t)SPE_ADDR_ADDR(p),
+		       SPE_ADDR_NS(p), SPE_ADDR_NSE(p), SPE_ADDR_CH(p), SPE_ADDR_PAT(p));
+		break;
+	default: {
+		char key[16];
+		size_t k;
+
+		snprintf(key, sizeof(key), "%s", n);
+		for (k = 0; key[k]; k++)
+			if (key[k] == '-')
+				key[k] = '_';
+		printf(",\"%s\":\"0x%" PRIx64 "\",\"%s_el\":%u,\"%s_ns\":%u,\"%s_nse\":%u",
+		       key, spe_addr_va_sext(p), key, SPE_ADDR_EL(p), key, SPE_ADDR_NS(p),
+		       key, SPE_ADDR_NSE(p));
+		break;
+	}
+	}
+}
+
+static void json_op(const struct spe_record *r)
+{
+	struct spe_op op;
+
+	spe_op_decode(r->op_class, r->op_subclass, &op);
+	printf(",\"op\":{\"class\":%u,\"subclass\":%u,\"kind\":\"%s\"", r->op_class,
+	       r->op_subclass, spe_op_kind_name(op.kind));
+	if (op.is_ldst)
+		printf(",\"store\":%s", op.store ? "true" : "false");
+	switch (op.kind) {
+	case SPE_OP_OTHER:
+		printf(",\"ase\":%u,\"fp\":%u,\"cond\":%u", op.ase, op.fp, op.cond);
+		break;
+	case SPE_OP_SVE_DP:
+		printf(",\"evl\":%u,\"pred\":%u,\"fp\":%u", op.evl, op.pred, op.fp);
+		break;
+	case SPE_OP_SME_DP:
+		printf(",\"ets\":%u,\"fp\":%u", op.ets, op.fp);
+		break;
+	case SPE_OP_LDST_EXT:
+		printf(",\"at\":%u,\"excl\":%u,\"ar\":%u", op.at, op.excl, op.ar);
+		break;
+	case SPE_OP_LDST_SVE_SME:
+		printf(",\"evl\":%u,\"pred\":%u,\"sg\":%u", op.evl, op.pred, op.sg);
+		break;
+	case SPE_OP_LDST_GCS:
+		printf(",\"comm\":%u", op.comm);
+		break;
+	case SPE_OP_BRANCH:
+		printf(",\"cond\":%u,\"ind\":%u,\"cr\":%u,\"gcs\":%u", op.cond, op.ind, op.cr, op.gcs);
+		break;
+	default:
+		break;
+	}
+	if (op.reserved)
+		printf(",\"reserved\":true");
+	printf("}");
+}
+
+static void json_record(const struct opts *o, const struct spe_record *r)
+{
+	unsigned int i;
+	int first;
+
+	printf("{\"offset\":%" PRIu64 ",\"size\":%u", r->offset, r->size);
+	for (i = 0; i < SPE_REC_NADDR; i++)
+		json_addr(r, i);
+	for (i = 0; i < 2; i++)
+		if (r->present & SPE_REC_CTX(i))
+			printf(",\"context_el%u\":%u", i + 1, r->context[i]);
+	if (r->present & SPE_REC_OP)
+		json_op(r);
+	if (r->present & SPE_REC_EVENTS) {
+		printf(",\"events\":{\"raw\":\"0x%" PRIx64 "\",\"len\":%u,\"names\":[",
+		       r->events, r->events_len);
+		first = 1;
+		for (i = 0; i < 64; i++) {
+			const char *n = spe_event_name(i);
+
+			if (!(r->events & (1ull << i)))
+				continue;
+			if (n)
+				printf("%s\"%s\"", first ? "" : ",", n);
+			else
+				printf("%s\"e%u\"", first ? "" : ",", i);
+			first = 0;
+		}
+		printf("]}");
+	}
+	first = 1;
+	for (i = 0; i < SPE_REC_NCNT; i++) {
+		static const char *const key[SPE_REC_NCNT] = {
+			"total", "issue", "xlat", NULL, "alt_issue",
+		};
+		unsigned int sat = o->counter_bits == 12 ? SPE_CNT_SAT12 : SPE_CNT_SAT16;
+
+		if (!(r->present & SPE_REC_CNT(i)) || !key[i])
+			continue;
+		printf("%s\"%s\":%u", first ? ",\"lat\":{" : ",", key[i], r->counter[i]);
+		if (r->counter[i] == sat)
+			printf(",\"%s_saturated\":true", key[i]);
+		first = 0;
+	}
+	if (!first)
+		printf("}");
+	if (r->present & SPE_REC_DATA_SOURCE)
+		printf(",\"data_source\":%u", r->data_source);
+	if (r->present & SPE_REC_TIMESTAMP)
+		printf(",\"ts\":%" PRIu64, r->timestamp);
+	printf(",\"end\":\"%s\"", (r->present & SPE_REC_TIMESTAMP) ? "timestamp" : "end");
+	if (r->present & SPE_REC_DUP)
+		printf(",\"duplicate_packets\":true");
+	if (r->n_extra) {
+		printf(",\"extra\":[");
+		for (i = 0; i < r->n_extra && i < SPE_REC_NEXTRA; i++) {
+			const struct spe_extra_pkt *x = &r->extra[i];
+
+			printf("%s{\"type\":\"%s\",\"offset\":%" PRIu64 ",\"hdr\":\"0x%02x",
+			       i ? "," : "", spe_pkt_type_name(x->type),
+			       r->offset + x->rel_offset, x->hdr0);
+			if (SPE_HDR_IS_EXT(x->hdr0))
+				printf("%02x", x->hdr1);
+			printf("\",\"index\":%u,\"payload\":\"0x%" PRIx64 "\"}", x->index, x->payload);
+		}
+		printf("]");
+		if (r->n_extra > SPE_REC_NEXTRA)
+			printf(",\"extra_count\":%u", r->n_extra);
+	}
+	printf("}\n");
+}
+
+/* ---------------- summary ---------------- */
+
+#define NBUCKETS 18	/* [0], [1], [2,3], ... [2^15, 2^16) , saturated */
+
+struct summary {
+	uint64_t by_op[SPE_OP_NR_KINDS][2];
+	uint64_t no_op;
+	uint64_t events[64];
+	uint64_t ts_records, end_records;
+	uint64_t hist[NBUCKETS];
+	uint64_t cnt_n[SPE_REC_NCNT], cnt_sum[SPE_REC_NCNT];
+	uint16_t cnt_min[SPE_REC_NCNT], cnt_max[SPE_REC_NCNT];
+	uint64_t extra;
+};
+
+static unsigned int bucket(unsigned int v, unsigned int sat)
+{
+	unsigned int b = 0;
+
+	if (v == sat)
+		return NBUCKETS - 1;
+	while (v) {
+		b++;
+		v >>= 1;
+	}
+	return b;	/* 0 -> 0, 1 -> 1, 2..3 -> 2, ... 32768..65535 -> 16 */
+}
+
+static void summary_add(const struct opts *o, struct summary *s, const struct spe_record *r)
+{
+	unsigned int i, sat = o->counter_bits == 12 ? SPE_CNT_SAT12 : SPE_CNT_SAT16;
+
+	if (r->present & SPE_REC_OP) {
+		struct spe_op op;
+
+		spe_op_decode(r->op_class, r->op_subclass, &op);
+		s->by_op[op.kind][op.store]++;
+	} else {
+		s->no_op++;
+	}
+	if (r->present & SPE_REC_EVENTS)
+		for (i = 0; i < 64; i++)
+			if (r->events & (1ull << i))
+				s->events[i]++;
+	if (r->present & SPE_REC_TIMESTAMP)
+		s->ts_records++;
+	else
+		s->end_records++;
+	for (i = 0; i < SPE_REC_NCNT; i++) {
+		uint16_t c = r->counter[i];
+
+		if (!(r->present & SPE_REC_CNT(i)))
+			continue;
+		if (!s->cnt_n[i] || c < s->cnt_min[i])
+			s->cnt_min[i] = c;
+		if (!s->cnt_n[i] || c > s->cnt_max[i])
+			s->cnt_max[i] = c;
+		s->cnt_n[i]++;
+		s->cnt_sum[i] += c;
+	}
+	if (r->present & SPE_REC_CNT(SPE_CNT_IDX_TOTAL))
+		s->hist[bucket(r->counter[SPE_CNT_IDX_TOTAL], sat)]++;
+	s->extra += r->n_extra;
+}
+
+static void summary_print(const struct summary *s, const struct spe_decoder *d, size_t len)
+{
+	unsigned int i, k;
+	uint64_t hmax = 0;
+
+	printf("bytes:            %zu\n", len);
+	printf("records:          %" PRIu64 " (timestamp-terminated %" PRIu64 ", end-terminated %" PRIu64 ")\n",
+	       d->stats.records, s->ts_records, s->end_records);
+	printf("packets:          %" PRIu64 "\n", d->stats.packets);
+	printf("padding bytes:    %" PRIu64 "\n", d->stats.pad_bytes);
+	printf("unknown packets:  %" PRIu64 " (unknown/reserved/impdef kept aside: %" PRIu64 ")\n",
+	       d->stats.unknown, s->extra);
+	printf("decode errors:    %" PRIu64 " (bytes skipped %" PRIu64 ")\n",
+	       d->stats.errors, d->stats.skipped_bytes);
+
+	printf("\nrecords by operation type:\n");
+	for (k = 0; k < SPE_OP_NR_KINDS; k++)
+		for (i = 0; i < 2; i++) {
+			char name[48];
+			const char *dir = "";
+
+			if (!s->by_op[k][i])
+				continue;
+			if (k >= SPE_OP_LDST_GP && k <= SPE_OP_LDST_GCS)
+				dir = i ? " store" : " load";
+			snprintf(name, sizeof(name), "%s%s", spe_op_kind_name(k), dir);
+			printf("  %-24s %12" PRIu64 "\n", name, s->by_op[k][i]);
+		}
+	if (s->no_op)
+		printf("  %-24s %12" PRIu64 "\n", "(no op-type packet)", s->no_op);
+
+	printf("\nevents:\n");
+	for (i = 0; i < 64; i++) {
+		const char *n = spe_event_name(i);
+		char buf[32];
+
+		if (!s->events[i])
+			continue;
+		if (!n) {
+			snprintf(buf, sizeof(buf), "e%u", i);
+			n = buf;
+		}
+		printf("  %-24s %12" PRIu64 "\n", n, s->events[i]);
+	}
+
+	printf("\nlatency counters (min/mean/max):\n");
+	for (i = 0; i < SPE_REC_NCNT; i++) {
+		if (!s->cnt_n[i])
+			continue;
+		printf("  %-24s %" PRIu64 " samples, %u / %.1f / %u\n", spe_counter_index_name(i),
+		       s->cnt_n[i], s->cnt_min[i], (double)s->cnt_sum[i] / (double)s->cnt_n[i],
+		       s->cnt_max[i]);
+	}
+
+	printf("\ntotal latency histogram (cycles):\n");
+	for (i = 0; i < NBUCKETS; i++)
+		if (s->hist[i] > hmax)
+			hmax = s->hist[i];
+	for (i = 0; i < NBUCKETS; i++) {
+		char range[32];
+		unsigned int bar;
+
+		if (!s->hist[i])
+			continue;
+		if (i == 0)
+			snprintf(range, sizeof(range), "0");
+		else if (i == NBUCKETS - 1)
+			snprintf(range, sizeof(range), "saturated");
+		else if (i == 1)
+			snprintf(range, sizeof(range), "1");
+		else
+			snprintf(range, sizeof(range), "%u-%u", 1u << (i - 1), (1u << i) - 1);
+		bar = (unsigned int)((s->hist[i] * 40 + hmax - 1) / hmax);
+		printf("  %-12s %12" PRIu64 " %.*s\n", range, s->hist[i], (int)bar,
+		       "########################################");
+	}
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option lopts[] = {
+		{ "dump", no_argument, NULL, 'd' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "summary", no_argument, NULL, 's' },
+		{ "lenient", no_argument, NULL, 'l' },
+		{ "legacy-align", no_argument, NULL, 'A' },
+		{ "base", required_argument, NULL, 'B' },
+		{ "counter-bits", required_argument, NULL, 'C' },
+		{ "max-errors", required_argument, NULL, 'E' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct opts o = { .mode = MODE_DUMP, .counter_bits = 16, .max_errors = 20 };
+	struct spe_decoder d;
+	struct spe_record rec;
+	struct summary *sum = NULL;
+	uint8_t *buf;
+	size_t len, last = 0;
+	int c, nmodes = 0, r;
+	uint64_t v;
+
+	while ((c = getopt_long(argc, argv, "djslhV", lopts, NULL)) != -1) {
+		switch (c) {
+		case 'd': o.mode = MODE_DUMP; nmodes++; break;
+		case 'j': o.mode = MODE_JSON; nmodes++; break;
+		case 's': o.mode = MODE_SUMMARY; nmodes++; break;
+		case 'l': o.lenient = 1; break;
+		case 'A': o.flags |= SPE_DEC_LEGACY_ALIGN; break;
+		case 'B':
+			if (parse_u64(optarg, &o.base)) {
+				fprintf(stderr, "%s: invalid --base value '%s'\n", prog, optarg);
+				return 2;
+			}
+			break;
+		case 'C':
+			if (parse_u64(optarg, &v) || (v != 12 && v != 16)) {
+				fprintf(stderr, "%s: --counter-bits must be 12 or 16, not '%s'\n",
+					prog, optarg);
+				return 2;
+			}
+			o.counter_bits = (unsigned int)v;
+			break;
+		case 'E':
+			if (parse_u64(optarg, &v)) {
+				fprintf(stderr, "%s: invalid --max-errors value '%s'\n", prog, optarg);
+				return 2;
+			}
+			o.max_errors = (unsigned long)v;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		case 'V':
+			printf("spe-decode %s\n", SPE_DECODER_VERSION);
+			return 0;
+		default:
+			fprintf(stderr, "Try '%s --help' for more information.\n", prog);
+			return 2;
+		}
+	}
+	if (nmodes > 1) {
+		fprintf(stderr, "%s: --dump, --json and --summary are mutually exclusive\n", prog);
+		return 2;
+	}
+	if (argc - optind > 1) {
+		fprintf(stderr, "%s: too many arguments (expected at most one FILE)\n", prog);
+		fprintf(stderr, "Try '%s --help' for more information.\n", prog);
+		return 2;
+	}
+	o.path = optind < argc ? argv[optind] : NULL;
+	if (read_input(o.path, &buf, &len))
+		return 2;
+
+	if (o.mode == MODE_SUMMARY) {
+		sum = calloc(1, sizeof(*sum));
+		if (!sum) {
+			fprintf(stderr, "%s: out of memory\n", prog);
+			return 2;
+		}
+	}
+	spe_decoder_init(&d, buf, len, o.flags);
+	d.buf_addr = o.base;
+	for (;;) {
+		size_t before = d.pos;
+
+		r = spe_decoder_next(&d, &rec);
+		if (r == 0)
+			break;
+		if (r < 0) {
+			report_error(&o, &d);
+			if (o.mode == MODE_DUMP) {
+				dump_packets(buf, before, (size_t)d.err.offset);
+				printf("%08" PRIx64 ": ERROR: %s; resuming at 0x%" PRIx64 "\n\n",
+				       d.err.offset, spe_strerror(d.err.code), d.err.resume);
+			}
+			last = (size_t)d.err.resume;
+			continue;
+		}
+		if (rec.n_extra) {
+			unsigned int i;
+
+			for (i = 0; i < rec.n_extra && i < SPE_REC_NEXTRA; i++)
+				if (rec.extra[i].type == SPE_PKT_UNKNOWN)
+					report_unknown(&o, rec.offset + rec.extra[i].rel_offset,
+						       &rec.extra[i]);
+		}
+		switch (o.mode) {
+		case MODE_DUMP:
+			dump_packets(buf, last, (size_t)(rec.offset + rec.size));
+			printf("\n");
+			break;
+		case MODE_JSON:
+			json_record(&o, &rec);
+			break;
+		case MODE_SUMMARY:
+			summary_add(&o, sum, &rec);
+			break;
+		}
+		last = (size_t)(rec.offset + rec.size);
+	}
+	if (o.mode == MODE_DUMP && last < len && !d.stats.errors)
+		dump_packets(buf, last, len);
+	if (o.mode == MODE_SUMMARY)
+		summary_print(sum, &d, len);
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "%s: write error: %s\n", prog, strerror(errno));
+		return 2;
+	}
+	if (d.stats.errors) {
+		fprintf(stderr, "%s: %" PRIu64 " decode error%s in %zu bytes (%" PRIu64 " records decoded)%s\n",
+			prog, d.stats.errors, d.stats.errors == 1 ? "" : "s", len, d.stats.records,
+			o.lenient ? "; --lenient: exit status 0" : "");
+		free(sum);
+		free(buf);
+		return o.lenient ? 0 : 1;
+	}
+	free(sum);
+	free(buf);
+	return 0;
+}
