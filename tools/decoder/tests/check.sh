@@ -1,0 +1,173 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+#
+# `make -C tools/decoder check`: builds and runs every decoder test.
+#   1. host build (lib, CLI, unit tests) and the unit tests
+#   2. the unit tests again under ASan+UBSan
+#   3. the CLI tests
+#   4. a bounded libFuzzer run (FUZZ_SECONDS, default 45) counted as one case
+# Missing host packages are installed with spe_need_host_pkgs.
+# The last line printed is exactly: decoder: N passed, N failed, N skipped
+# Exit status is non-zero iff a case failed.
+set -u
+
+cd "$(dirname "$0")/.." || exit 2
+: "${TOP:=$(cd ../.. && pwd)}"
+: "${OUT:=$PWD/build/host}"
+: "${CC:=gcc}"
+: "${FUZZ_SECONDS:=45}"
+MAKE=${MAKE:-make}
+
+pass=0
+fail=0
+skip=0
+LOG="$OUT/check"
+mkdir -p "$LOG"
+
+say() { printf '%s\n' "$*"; }
+# count PASS/FAIL/SKIP lines of a test program's output
+tally() {
+	local f=$1 p x s
+	p=$(grep -c '^PASS: ' "$f")
+	x=$(grep -c '^FAIL: ' "$f")
+	s=$(grep -c '^SKIP: ' "$f")
+	pass=$((pass + p))
+	fail=$((fail + x))
+	skip=$((skip + s))
+	grep -E '^(FAIL|SKIP): ' "$f"
+	say "  -> $p passed, $x failed, $s skipped"
+}
+case_pass() { say "PASS: $1"; pass=$((pass + 1)); }
+case_fail() { say "FAIL: $1: $2"; fail=$((fail + 1)); }
+case_skip() { say "SKIP: $1: $2"; skip=$((skip + 1)); }
+finish() {
+	local line="decoder: $pass passed, $fail failed, $skip skipped"
+
+	if [ -n "${DEFER_PID:-}" ] && kill -0 "$DEFER_PID" 2>/dev/null; then
+		# make -C prints "make: Leaving directory" after this recipe:
+		# print the summary once make has exited (see Makefile).
+		(
+			i=0
+			while kill -0 "$DEFER_PID" 2>/dev/null && [ $i -lt 6000 ]; do
+				sleep 0.01
+				i=$((i + 1))
+			done
+			say "$line"
+		) &
+	else
+		say "$line"
+	fi
+	[ "$fail" -eq 0 ]
+	exit $?
+}
+
+if [ -n "${CROSS_COMPILE:-}" ]; then
+	case_skip check "CROSS_COMPILE=$CROSS_COMPILE: tests run on the host only (use 'make check' without it)"
+	finish
+fi
+
+# --- host packages -----------------------------------------------------------
+PKGS="clang libclang-rt-14-dev libfuzzer-14-dev"
+# shellcheck source=../../lib/apt.sh
+if ! (. "$TOP/tools/lib/apt.sh" && spe_need_host_pkgs $PKGS) >"$LOG/pkgs.log" 2>&1; then
+	say "warning: could not install host packages ($PKGS); see $LOG/pkgs.log"
+fi
+
+# --- 1. build + unit tests -------------------------------------------------------
+say "== build ($CC, $OUT)"
+if ! $MAKE -s OUT="$OUT" CC="$CC" all unit >"$LOG/build.log" 2>&1; then
+	sed -n '1,40p' "$LOG/build.log"
+	case_fail build "host build failed (see $LOG/build.log)"
+	finish
+fi
+if grep -q 'warning:' "$LOG/build.log"; then
+	grep 'warning:' "$LOG/build.log" | head -5
+fi
+say "== unit tests"
+"$OUT/unit" >"$LOG/unit.out" 2>&1
+tally "$LOG/unit.out"
+if ! grep -q '^PASS: \|^FAIL: ' "$LOG/unit.out"; then
+	case_fail unit "unit test binary produced no results (crashed?)"
+fi
+
+# --- 2. unit tests under ASan+UBSan ----------------------------------------------
+SAN_CC=
+for c in clang clang-14 gcc; do
+	command -v "$c" >/dev/null 2>&1 || continue
+	if printf 'int main(void){return 0;}' | "$c" -x c -fsanitize=address,undefined \
+		-o "$LOG/san-probe" - >/dev/null 2>&1; then
+		SAN_CC=$c
+		break
+	fi
+done
+say "== unit tests under ASan+UBSan (${SAN_CC:-none})"
+if [ -z "$SAN_CC" ]; then
+	case_skip asan-ubsan "no compiler with working -fsanitize=address,undefined"
+else
+	SANF="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
+	if $MAKE -s OUT="$OUT/asan" CC="$SAN_CC" CFLAGS="$SANF" LDFLAGS="-fsanitize=address,undefined" \
+		all unit >"$LOG/asan-build.log" 2>&1; then
+		ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
+			"$OUT/asan/unit" asan: >"$LOG/asan-unit.out" 2>&1
+		rc=$?
+		tally "$LOG/asan-unit.out"
+		if [ $rc -ne 0 ] && ! grep -q '^FAIL: ' "$LOG/asan-unit.out"; then
+			grep -m5 -E 'ERROR|runtime error' "$LOG/asan-unit.out"
+			case_fail asan-unit "sanitizer reported an error (see $LOG/asan-unit.out)"
+		fi
+	else
+		sed -n '1,20p' "$LOG/asan-build.log"
+		case_fail asan-build "sanitizer build failed (see $LOG/asan-build.log)"
+	fi
+fi
+
+# --- 3. CLI tests ----------------------------------------------------------------
+say "== CLI tests"
+bash tests/cli.sh "$OUT/spe-decode" >"$LOG/cli.out" 2>"$LOG/cli.err"
+tally "$LOG/cli.out"
+
+# --- 4. fuzzing ------------------------------------------------------------------
+say "== libFuzzer (${FUZZ_SECONDS}s)"
+FCC=
+for c in clang clang-14; do
+	command -v "$c" >/dev/null 2>&1 || continue
+	if printf 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n){return 0;}' |
+		"$c" -x c -fsanitize=fuzzer -o "$LOG/fuzz-probe" - >/dev/null 2>&1; then
+		FCC=$c
+		break
+	fi
+done
+if [ -z "$FCC" ]; then
+	case_skip fuzz "clang with libFuzzer (-fsanitize=fuzzer) not available; install clang and libfuzzer-14-dev"
+else
+	FD="$OUT/fuzz"
+	rm -rf "$FD/artifacts"
+	mkdir -p "$FD/corpus" "$FD/seeds" "$FD/artifacts"
+	if ! "$FCC" -std=c11 -D_DEFAULT_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=all -I"$TOP/include" -o "$FD/spe_fuzz" \
+		tests/fuzz.c spe_decoder.c spe_describe.c spe_encode.c >"$LOG/fuzz-build.log" 2>&1; then
+		sed -n '1,20p' "$LOG/fuzz-build.log"
+		case_fail fuzz "fuzz target build failed (see $LOG/fuzz-build.log)"
+	else
+		# seeds: hand-written records (see tests/cli.sh for their derivation)
+		printf '\xb0\x00\x10\x00\xd0\xaa\xaa\x00\x80\x99\x05\x00\x98\x2a\x00\x64\xd2\x04\x00\x00\x49\x00\x52\x16\x00\x9a\x03\x00\xb2\x40\x30\x20\x10\xff\xff\x00\x00\xb3\x40\x30\x20\x80\x00\x00\x00\x80\x43\x00\x71\x10\x32\x54\x76\x98\xba\xdc\x0e' >"$FD/seeds/load"
+		printf '\xb0\x00\x20\x40\x00\x00\x00\x00\xa0\x4a\x01\x42\x42\x98\x01\x00\xb1\x00\x30\x40\x00\x00\x00\x00\xa0\x01' >"$FD/seeds/branch"
+		printf '\x20\xb4\x01\x00\x00\x00\x00\x00\x00\x00\x22\x99\x02\x00\x2e\x00\x44\xaa\x01\x22\x00\x00\x00\x00\x00\x00\x00\x42\x02\x01' >"$FD/seeds/ext"
+		# bounded: one job, memory and per-input time limits; the wall
+		# clock limit is enforced by timeout as well
+		timeout -k 10 $((FUZZ_SECONDS + 60)) "$FD/spe_fuzz" \
+			-max_total_time="$FUZZ_SECONDS" -timeout=10 -rss_limit_mb=1024 \
+			-max_len=4096 -print_final_stats=1 -artifact_prefix="$FD/artifacts/" \
+			"$FD/corpus" "$FD/seeds" >"$LOG/fuzz.log" 2>&1
+		rc=$?
+		execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$LOG/fuzz.log" | tail -1)
+		if [ $rc -eq 0 ] && ! ls "$FD/artifacts" | grep -q .; then
+			case_pass "fuzz: ${execs:-?} executions in ${FUZZ_SECONDS}s, 0 crashes"
+		else
+			grep -m5 -E 'ERROR|runtime error|deadly signal|Test unit written' "$LOG/fuzz.log"
+			case_fail fuzz "libFuzzer exit $rc after ${execs:-?} executions (see $LOG/fuzz.log, $FD/artifacts)"
+		fi
+	fi
+fi
+
+finish
