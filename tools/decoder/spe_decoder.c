@@ -35,17 +35,38 @@ static const uint8_t hdr_tab[256] = {
 	R64(0x00u), R64(0x40u), R64(0x80u), R64(0xc0u),
 };
 
+/*
+ * Per 8-bit header: packet type, INDEX/CLASS, and whether the header alone
+ * makes it reserved (D18.2.1 address INDEX 5, D18.2.3 counter INDEX 3/5,
+ * D18.2.2 context INDEX 2/3, D18.2.4 data source SZ 0b1x).
+ */
+#define TYPE_OF(c)							\
+	((c) == K_PAD ? SPE_PKT_PAD : (c) == K_END ? SPE_PKT_END :	\
+	 (c) == K_TS ? SPE_PKT_TIMESTAMP : (c) == K_EV ? SPE_PKT_EVENTS : \
+	 (c) == K_DS ? SPE_PKT_DATA_SOURCE : (c) == K_CTX ? SPE_PKT_CONTEXT : \
+	 (c) == K_OP ? SPE_PKT_OP_TYPE : (c) == K_ADDR ? SPE_PKT_ADDRESS : \
+	 (c) == K_CNT ? SPE_PKT_COUNTER : (c) == K_EXT ? SPE_PKT_BAD : SPE_PKT_UNKNOWN)
+#define IDX_OF(b)							\
+	((CLS(b) == K_ADDR || CLS(b) == K_CNT) ? ((b) & 7u) :		\
+	 (CLS(b) == K_CTX || CLS(b) == K_OP) ? ((b) & 3u) : 0u)
+#define RES_OF(b)							\
+	((CLS(b) == K_ADDR && ((b) & 7u) == 5u) ||			\
+	 (CLS(b) == K_CNT && (((b) & 7u) == 3u || ((b) & 7u) == 5u)) ||	\
+	 (CLS(b) == K_CTX && ((b) & 3u) > 1u) ||				\
+	 (CLS(b) == K_DS && SPE_HDR_PAYLOAD_LEN(b) > 2u))
+#define INFO(b)	((uint32_t)TYPE_OF(CLS(b)) | ((uint32_t)IDX_OF(b) << 8) |	\
+		 ((uint32_t)RES_OF(b) << 16) | ((uint32_t)SPE_HDR_PAYLOAD_LEN(b) << 24))
+#define I4(b)	INFO(b), INFO((b) + 1), INFO((b) + 2), INFO((b) + 3)
+#define I16(b)	I4(b), I4((b) + 4), I4((b) + 8), I4((b) + 12)
+#define I64(b)	I16(b), I16((b) + 16), I16((b) + 32), I16((b) + 48)
+
+static const uint32_t hdr_info[256] = {
+	I64(0x00u), I64(0x40u), I64(0x80u), I64(0xc0u),
+};
+
 #define TAB_CLS(e)	((e) & 0xfu)
 #define TAB_PLEN(e)	((unsigned int)(e) >> 4)
 
-static const uint8_t cls_to_type[] = {
-	[K_UNK] = SPE_PKT_UNKNOWN,	[K_PAD] = SPE_PKT_PAD,
-	[K_END] = SPE_PKT_END,		[K_TS] = SPE_PKT_TIMESTAMP,
-	[K_EXT] = SPE_PKT_BAD,		[K_EV] = SPE_PKT_EVENTS,
-	[K_DS] = SPE_PKT_DATA_SOURCE,	[K_CTX] = SPE_PKT_CONTEXT,
-	[K_OP] = SPE_PKT_OP_TYPE,	[K_ADDR] = SPE_PKT_ADDRESS,
-	[K_CNT] = SPE_PKT_COUNTER,
-};
 
 /* D18.1.2: "Within a payload value, values are in little-endian byte order". */
 static inline uint64_t le64_load(const uint8_t *p)
@@ -73,6 +94,83 @@ static inline uint64_t ld_le(const uint8_t *p, unsigned int n, const uint8_t *en
 	for (i = 0; i < n; i++)
 		v |= (uint64_t)p[i] << (8 * i);
 	return v;
+}
+
+static const uint64_t pmask[9] = {
+	0, 0xffull, 0xffffull, 0, 0xffffffffull, 0, 0, 0, ~0ull,
+};
+
+#if defined(__GNUC__)
+#define likely(x)	__builtin_expect(!!(x), 1)
+#define unlikely(x)	__builtin_expect(!!(x), 0)
+#else
+#define likely(x)	(x)
+#define unlikely(x)	(x)
+#endif
+
+/*
+ * Read d->pos as one scalar load: otherwise GCC may merge it with a
+ * neighbouring field into a vector load that cannot be store-forwarded from
+ * the previous call's scalar store (measured: 4x slower packet iterator).
+ */
+#if defined(__GNUC__)
+#define LOAD_POS(d)	__atomic_load_n(&(d)->pos, __ATOMIC_RELAXED)
+#else
+#define LOAD_POS(d)	((d)->pos)
+#endif
+
+/* First position at or after p that is not a Padding byte (D18.2.8), or end. */
+static inline const uint8_t *skip_padding(const uint8_t *p, const uint8_t *end)
+{
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	while ((size_t)(end - p) >= 8) {
+		uint64_t w;
+
+		memcpy(&w, p, 8);
+		if (w)
+			return p + (__builtin_ctzll(w) >> 3);
+		p += 8;
+	}
+#endif
+	while (p < end && *p == SPE_HDR_PADDING)
+		p++;
+	return p;
+}
+
+/*
+ * D18.2.7: does CLASS/SUBCLASS hold a reserved encoding? Same answer as
+ * spe_op_decode(...).reserved (checked exhaustively by the unit tests),
+ * without filling a struct spe_op.
+ */
+static inline int op_is_reserved(unsigned int cls, unsigned int s)
+{
+	unsigned int t;
+
+	switch (cls) {
+	case SPE_OP_CLASS_OTHER:
+		if ((s & SPE_OP_OTHER_MASK) == SPE_OP_OTHER_VAL ||
+		    (s & SPE_OP_SVE_DP_MASK) == SPE_OP_SVE_DP_VAL)
+			return 0;
+		if ((s & SPE_OP_SME_DP_MASK) == SPE_OP_SME_DP_VAL) {
+			t = SPE_OP_SME_ETS(s);
+			return t > 0xb && t != SPE_OP_SME_ETS_WHOLE_ZA;
+		}
+		return 1;
+	case SPE_OP_CLASS_LDST:
+		t = s & 0xfeu;
+		if (t == SPE_OP_LS_GP || t == SPE_OP_LS_SIMD_FP || t == SPE_OP_LS_UNSPEC ||
+		    t == SPE_OP_LS_MTE_TAG || t == SPE_OP_LS_NV2 || t == SPE_OP_LS_MEMCPY ||
+		    s == SPE_OP_LS_MEMSET ||
+		    (s & SPE_OP_LS_EXT_MASK) == SPE_OP_LS_EXT_VAL ||
+		    (s & SPE_OP_LS_SVE_MASK) == SPE_OP_LS_SVE_VAL ||
+		    (s & SPE_OP_LS_GCS_MASK) == SPE_OP_LS_GCS_VAL)
+			return 0;
+		return 1;
+	case SPE_OP_CLASS_BRANCH:
+		return (s & SPE_OP_BR_MASK) != SPE_OP_BR_VAL;
+	default:
+		return 1;
+	}
 }
 
 static const char *const err_str[SPE_E_NR] = {
@@ -114,13 +212,9 @@ static void mark_reserved(struct spe_packet *pkt)
 		/* D18.2.4 SZ: 0b00 or 0b01 */
 		pkt->reserved = pkt->payload_len > 2;
 		break;
-	case SPE_PKT_OP_TYPE: {
-		struct spe_op op;
-
-		spe_op_decode(pkt->index, (uint8_t)pkt->payload, &op);
-		pkt->reserved = op.reserved;
+	case SPE_PKT_OP_TYPE:
+		pkt->reserved = (uint8_t)op_is_reserved(pkt->index, (uint8_t)pkt->payload);
 		break;
-	}
 	case SPE_PKT_ALIGN:
 		/* [000] 5.3.2: SIZE 0b0001..0b1111 defined */
 		pkt->reserved = i == 0;
@@ -130,10 +224,37 @@ static void mark_reserved(struct spe_packet *pkt)
 	}
 }
 
+/* Table D18-1: a packet with an 8-bit header (buf[0] is not 0x20-0x3F). */
+static inline int decode8(const uint8_t *buf, size_t len, struct spe_packet *pkt)
+{
+	uint32_t info = hdr_info[buf[0]];
+	unsigned int plen = info >> 24, type = info & 0xffu;
+	uint64_t v;
+
+	if (unlikely(len <= plen))
+		return -SPE_E_TRUNCATED;
+	if (likely(len >= 9))
+		v = le64_load(buf + 1) & pmask[plen];
+	else
+		v = plen ? ld_le(buf + 1, plen, buf + len) : 0;
+	pkt->payload = v;
+	pkt->type = (uint8_t)type;
+	pkt->len = (uint8_t)(1 + plen);
+	pkt->hdr_len = 1;
+	pkt->payload_len = (uint8_t)plen;
+	pkt->hdr0 = buf[0];
+	pkt->hdr1 = 0;
+	pkt->index = (uint8_t)(info >> 8);
+	pkt->reserved = (uint8_t)(info >> 16);
+	if (type == SPE_PKT_OP_TYPE)
+		pkt->reserved = (uint8_t)op_is_reserved(buf[0] & 3u, (unsigned int)v);
+	return (int)(1 + plen);
+}
+
 int spe_pkt_decode(const uint8_t *buf, size_t len, struct spe_packet *pkt)
 {
 	uint8_t b0, hb, e;
-	unsigned int plen, hlen;
+	unsigned int plen, hlen = 2;
 
 	if (!buf || !pkt)
 		return -SPE_E_INVAL;
@@ -149,30 +270,12 @@ int spe_pkt_decode(const uint8_t *buf, size_t len, struct spe_packet *pkt)
 	pkt->payload = 0;
 	e = hdr_tab[b0];
 
-	if (TAB_CLS(e) != K_EXT) {
-		hlen = 1;
-		hb = b0;
-		plen = TAB_PLEN(e);
-		pkt->type = cls_to_type[TAB_CLS(e)];
-		switch (TAB_CLS(e)) {
-		case K_ADDR:
-		case K_CNT:
-			pkt->index = b0 & SPE_HDR_INDEX_SHORT_MASK;
-			break;
-		case K_CTX:
-			pkt->index = SPE_HDR_CONTEXT_INDEX(b0);
-			break;
-		case K_OP:
-			pkt->index = SPE_HDR_OP_CLASS(b0);
-			break;
-		default:
-			break;
-		}
-	} else {
+	if (likely(TAB_CLS(e) != K_EXT))
+		return decode8(buf, len, pkt);
+	{
 		/* D18.1.1: 0x20-0x3F, the second byte encodes the payload length. */
 		if (len < 2)
 			return -SPE_E_TRUNCATED;
-		hlen = 2;
 		hb = buf[1];
 		pkt->hdr1 = hb;
 		/* [000] Figure 2: a second extended byte is Reserved; no size. */
@@ -304,7 +407,8 @@ static void add_extra(struct spe_record *rec, const struct spe_packet *pkt, size
 
 /*
  * Slow path: a packet with a 16-bit header, or one with reserved values.
- * Returns the packet length, or a negative error.
+ * Returns the packet length, 0 for a legacy Alignment command (the caller
+ * moves to *align_to), or a negative error.
  */
 static int slow_packet(struct spe_decoder *d, struct spe_record *rec,
 		       const uint8_t *p, const uint8_t *end, size_t *align_to)
@@ -315,8 +419,6 @@ static int slow_packet(struct spe_decoder *d, struct spe_record *rec,
 
 	if (n < 0)
 		return n;
-	d->stats.packets++;
-	rec->n_packets++;
 	if (pkt.type == SPE_PKT_UNKNOWN)
 		d->stats.unknown++;
 	if (!pkt.reserved) {
@@ -332,8 +434,8 @@ static int slow_packet(struct spe_decoder *d, struct spe_record *rec,
 		}
 		if (pkt.type == SPE_PKT_ALIGN && (d->flags & SPE_DEC_LEGACY_ALIGN)) {
 			*align_to = align_skip(d, off + (size_t)n, pkt.index);
-			rec->n_packets--;
-			return n;
+			d->stats.packets++;
+			return 0;
 		}
 	}
 	/* D18.1.3: ignore unknown packets and reserved values; keep a copy. */
@@ -344,21 +446,20 @@ static int slow_packet(struct spe_decoder *d, struct spe_record *rec,
 int spe_decoder_next(struct spe_decoder *d, struct spe_record *rec)
 {
 	const uint8_t *buf = d->buf, *end = buf + d->len, *p, *start, *lim;
+	uint32_t present = 0, dup = 0;
+	unsigned int npk = 0, n, i;
+	uint64_t v;
 	uint8_t e;
-	unsigned int n;
 
-	p = buf + d->pos;
+	p = buf + LOAD_POS(d);
 	/* D18.1.3: only padding (and [000] Alignment commands) between records. */
 	for (;;) {
-		while (p < end && *p == SPE_HDR_PADDING)
-			p++;
-		if (p < end && (d->flags & SPE_DEC_LEGACY_ALIGN) &&
-		    (*p & SPE_ALIGN0_MASK) == SPE_ALIGN0_VAL &&
-		    end - p >= 2 && p[1] == SPE_ALIGN1_VAL && SPE_ALIGN_SIZE(*p)) {
-			size_t to = align_skip(d, (size_t)(p - buf) + 2, SPE_ALIGN_SIZE(*p));
-
+		p = skip_padding(p, end);
+		if (unlikely(p < end && (d->flags & SPE_DEC_LEGACY_ALIGN) &&
+			     (*p & SPE_ALIGN0_MASK) == SPE_ALIGN0_VAL &&
+			     end - p >= 2 && p[1] == SPE_ALIGN1_VAL && SPE_ALIGN_SIZE(*p))) {
 			d->stats.packets++;
-			p = buf + to;
+			p = buf + align_skip(d, (size_t)(p - buf) + 2, SPE_ALIGN_SIZE(*p));
 			continue;
 		}
 		break;
@@ -371,133 +472,177 @@ int spe_decoder_next(struct spe_decoder *d, struct spe_record *rec)
 	start = p;
 	lim = (size_t)(end - start) > SPE_MAX_RECORD_LEN ? start + SPE_MAX_RECORD_LEN : end;
 	rec->offset = (uint64_t)(start - buf);
-	rec->present = 0;
-	rec->n_packets = 0;
 	rec->n_extra = 0;
 
-	while (p < lim) {
+/* Record that a field arrived; a second one of the same kind is flagged. */
+#define GOT(bit)	do { dup |= present & (bit); present |= (bit); } while (0)
+
+	while (likely(p < lim)) {
 		e = hdr_tab[*p];
 		n = TAB_PLEN(e);
-		if ((size_t)(end - p) <= n)
-			goto truncated;
+		/* One unaligned load covers any payload when 9 bytes remain. */
+		if (likely((size_t)(end - p) >= 9)) {
+			v = le64_load(p + 1);
+		} else {
+			if ((size_t)(end - p) <= n)
+				goto truncated;
+			v = ld_le(p + 1, n, end);
+		}
 		switch (TAB_CLS(e)) {
 		case K_PAD:
-			/* padding inside a record: ignored, not a packet of it */
+			/* padding inside a record: allowed, not one of its packets */
 			d->stats.pad_bytes++;
 			d->stats.packets++;
 			p++;
 			continue;
 		case K_END:
-			rec->present |= SPE_REC_END;
+			present |= SPE_REC_END;
 			p++;
 			goto done;
 		case K_TS:
-			rec->timestamp = ld_le(p + 1, 8, end);
-			rec->present |= SPE_REC_TIMESTAMP;
+			rec->timestamp = v;
+			present |= SPE_REC_TIMESTAMP;
 			p += 9;
 			goto done;
-		case K_ADDR: {
-			unsigned int i = *p & SPE_HDR_INDEX_SHORT_MASK;
-
-			if (i < SPE_REC_NADDR) {
-				SET_PRESENT(rec, SPE_REC_ADDR(i));
-				rec->addr[i] = ld_le(p + 1, 8, end);
-				break;
-			}
-			goto slow;
-		}
-		case K_CNT: {
-			unsigned int i = *p & SPE_HDR_INDEX_SHORT_MASK;
-
-			if (i < SPE_REC_NCNT && i != 3) {
-				SET_PRESENT(rec, SPE_REC_CNT(i));
-				rec->counter[i] = (uint16_t)ld_le(p + 1, 2, end);
-				break;
-			}
-			goto slow;
-		}
+		case K_ADDR:
+			i = *p & SPE_HDR_INDEX_SHORT_MASK;
+			if (unlikely(i >= SPE_REC_NADDR))
+				goto slow;
+			GOT(SPE_REC_ADDR(i));
+			rec->addr[i] = v;
+			break;
+		case K_CNT:
+			i = *p & SPE_HDR_INDEX_SHORT_MASK;
+			if (unlikely(i >= SPE_REC_NCNT || i == 3))
+				goto slow;
+			GOT(SPE_REC_CNT(i));
+			rec->counter[i] = (uint16_t)v;
+			break;
 		case K_EV:
-			SET_PRESENT(rec, SPE_REC_EVENTS);
-			rec->events = ld_le(p + 1, n, end);
+			GOT(SPE_REC_EVENTS);
+			rec->events = v & pmask[n];
 			rec->events_len = (uint8_t)n;
 			break;
 		case K_DS:
-			if (n > 2)
+			if (unlikely(n > 2))
 				goto slow;
-			SET_PRESENT(rec, SPE_REC_DATA_SOURCE);
-			rec->data_source = (uint16_t)ld_le(p + 1, n, end);
+			GOT(SPE_REC_DATA_SOURCE);
+			rec->data_source = (uint16_t)(v & pmask[n]);
 			rec->data_source_len = (uint8_t)n;
 			break;
-		case K_CTX: {
-			unsigned int i = SPE_HDR_CONTEXT_INDEX(*p);
-
-			if (i > SPE_CTX_IDX_EL2)
+		case K_CTX:
+			i = SPE_HDR_CONTEXT_INDEX(*p);
+			if (unlikely(i > SPE_CTX_IDX_EL2))
 				goto slow;
-			SET_PRESENT(rec, SPE_REC_CTX(i));
-			rec->context[i] = (uint32_t)ld_le(p + 1, 4, end);
+			GOT(SPE_REC_CTX(i));
+			rec->context[i] = (uint32_t)v;
 			break;
-		}
 		case K_OP:
-			SET_PRESENT(rec, SPE_REC_OP);
+			if (unlikely(op_is_reserved(SPE_HDR_OP_CLASS(*p), (uint8_t)v)))
+				goto slow;
+			GOT(SPE_REC_OP);
 			rec->op_class = SPE_HDR_OP_CLASS(*p);
-			rec->op_subclass = p[1];
+			rec->op_subclass = (uint8_t)v;
 			break;
 		default:	/* K_EXT, K_UNK */
 			goto slow;
 		}
-		d->stats.packets++;
-		rec->n_packets++;
+		npk++;
 		p += 1 + n;
 		continue;
 slow:
 		{
 			size_t align_to = 0;
-			int r = slow_packet(d, rec, p, end, &align_to);
+			int r;
 
+			rec->present = present;
+			r = slow_packet(d, rec, p, end, &align_to);
+			present = rec->present;
 			if (r == -SPE_E_TRUNCATED)
 				goto truncated;
 			if (r < 0) {
 				size_t at = (size_t)(p - buf);
 
+				d->stats.packets += npk;
 				return fail(d, -r, at, resync(d, at + 1));
 			}
-			if (align_to) {
+			if (r == 0) {	/* legacy Alignment command: skip */
 				p = buf + align_to;
 				if (p >= end)
 					goto truncated;
 			} else {
+				npk++;
 				p += r;
 			}
 		}
 	}
+#undef GOT
+	d->stats.packets += npk;
 	if (lim == end)
-		goto truncated;
+		goto truncated_counted;
 	/* D18.1.2 framing lost: no End/Timestamp within the maximum record size */
 	return fail(d, SPE_E_RECORD_TOO_LONG, (size_t)(start - buf),
 		    resync(d, (size_t)(start - buf) + 1));
 
 truncated:
+	d->stats.packets += npk;
+truncated_counted:
 	/* The data ends inside this record. */
 	return fail(d, SPE_E_TRUNCATED, (size_t)(p < end ? p - buf : start - buf), d->len);
 
 done:
-	d->stats.packets++;
-	rec->n_packets++;
-	rec->size = (uint32_t)(p - start);
+	npk++;
+	d->stats.packets += npk;
 	d->stats.records++;
+	rec->n_packets = (uint16_t)(npk > UINT16_MAX ? UINT16_MAX : npk);
+	rec->present = present | (dup ? SPE_REC_DUP : 0);
+	rec->size = (uint32_t)(p - start);
 	d->pos = (size_t)(p - buf);
 	return 1;
 }
 
 int spe_decoder_next_packet(struct spe_decoder *d, struct spe_packet *pkt)
 {
-	size_t pos = d->pos;
+	size_t pos = LOAD_POS(d);
 	int n;
 
 	if (pos >= d->len)
 		return 0;
+	if (d->buf[pos] == SPE_HDR_PADDING) {
+		/* a run of Padding bytes is returned as one packet (len <= 255) */
+		const uint8_t *p = d->buf + pos, *q;
+		size_t run;
+
+		q = skip_padding(p, d->buf + (d->len - pos > 255 ? pos + 255 : d->len));
+		run = (size_t)(q - p);
+		memset(pkt, 0, sizeof(*pkt));
+		pkt->type = SPE_PKT_PAD;
+		pkt->len = (uint8_t)run;
+		pkt->hdr_len = 1;
+		pkt->offset = pos;
+		d->stats.packets++;
+		d->stats.pad_bytes += run;
+		d->pos = pos + run;
+		return 1;
+	}
+	if (likely(!SPE_HDR_IS_EXT(d->buf[pos]))) {
+		n = decode8(d->buf + pos, d->len - pos, pkt);
+		pkt->offset = pos;
+		if (likely(n > 0)) {
+			unsigned int t = pkt->type;
+
+			d->stats.packets++;
+			if (t == SPE_PKT_END || t == SPE_PKT_TIMESTAMP)
+				d->stats.records++;
+			else if (t == SPE_PKT_UNKNOWN)
+				d->stats.unknown++;
+			d->pos = pos + (size_t)n;
+			return 1;
+		}
+		return fail(d, SPE_E_TRUNCATED, pos, d->len);
+	}
 	n = spe_pkt_decode(d->buf + pos, d->len - pos, pkt);
-	if (n < 0) {
+	if (unlikely(n < 0)) {
 		if (n == -SPE_E_TRUNCATED)
 			return fail(d, SPE_E_TRUNCATED, pos, d->len);
 		return fail(d, -n, pos, pos + 1);
@@ -505,9 +650,6 @@ int spe_decoder_next_packet(struct spe_decoder *d, struct spe_packet *pkt)
 	pkt->offset = pos;
 	d->stats.packets++;
 	switch (pkt->type) {
-	case SPE_PKT_PAD:
-		d->stats.pad_bytes++;
-		break;
 	case SPE_PKT_UNKNOWN:
 		d->stats.unknown++;
 		break;

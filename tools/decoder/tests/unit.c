@@ -537,6 +537,25 @@ static void t_op_branch(void)
 	CHECK(op.reserved);
 }
 
+static void t_op_reserved_consistent(void)
+{
+	/* packet-level reserved flag == spe_op_decode() for all 4 x 256 encodings */
+	unsigned int cls, sub;
+	uint8_t v[2];
+	struct spe_packet p;
+	struct spe_op op;
+
+	for (cls = 0; cls < 4; cls++)
+		for (sub = 0; sub < 256; sub++) {
+			v[0] = (uint8_t)(0x48 | cls);	/* 0b010010 CLASS */
+			v[1] = (uint8_t)sub;
+			CHECK_EQ(spe_pkt_decode(v, 2, &p), 2);
+			spe_op_decode(cls, sub, &op);
+			CHECK_EQ(p.reserved, op.reserved);
+			CHECK(op.kind != SPE_OP_RESERVED || op.reserved);
+		}
+}
+
 /* ------------------------------------------------------------------ */
 /* Full records (Figure D18-1 style)                                  */
 /* ------------------------------------------------------------------ */
@@ -1084,7 +1103,7 @@ static const struct tcase cases[] = {
 	T(t_addr_ext_pbt), T(t_addr_ext_impdef), T(t_addr_reserved_index),
 	T(t_context), T(t_counters), T(t_data_source),
 	T(t_events_sizes), T(t_event_names), T(t_events_record_last_wins),
-	T(t_op_header), T(t_op_other), T(t_op_ldst), T(t_op_branch),
+	T(t_op_header), T(t_op_other), T(t_op_ldst), T(t_op_branch), T(t_op_reserved_consistent),
 	T(t_record_load), T(t_record_stream),
 	T(t_unknown_packets), T(t_alignment_cmd),
 	T(t_truncation_every_prefix), T(t_truncated_packets), T(t_bad_header_resync),

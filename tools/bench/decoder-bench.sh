@@ -1,0 +1,151 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+#
+# Benchmark libspe_decoder against perf's arm-spe packet decoder.
+#
+#   tools/bench/decoder-bench.sh [--size MB] [--reps N] [--keep]
+#
+# 1. builds libspe_decoder and the harness (tools/bench/decoder-bench.c), -O2
+# 2. fetches perf's tools/perf/util/arm-spe-decoder/arm-spe-pkt-decoder.[ch]
+#    from Debian's linux-source-6.12 package into $ARM_SPE_CACHE (extracting
+#    only those two files) and builds them against a small shim of the kernel
+#    headers they include, generated here; nothing of it is committed
+# 3. generates a synthetic trace (default 256 MiB) and prints MB/s for our
+#    record iterator, our packet iterator and perf's decoder, and the ratio.
+#    Also times `spe-decode --summary` end to end.
+# Not part of `make check`.
+set -euo pipefail
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+TOP=$(cd "$HERE/../.." && pwd)
+SIZE=256
+REPS=3
+KEEP=0
+while [ $# -gt 0 ]; do
+	case $1 in
+	--size) SIZE=$2; shift 2 ;;
+	--reps) REPS=$2; shift 2 ;;
+	--keep) KEEP=1; shift ;;
+	-h|--help) sed -n '4,18p' "$0"; exit 0 ;;
+	*) echo "decoder-bench: unknown option $1" >&2; exit 2 ;;
+	esac
+done
+
+SPE_LOG_TAG=decoder-bench
+# shellcheck source=../lib/apt.sh
+. "$TOP/tools/lib/apt.sh"
+CC=${CC:-gcc}
+W="$ARM_SPE_CACHE/decoder-bench"
+B="$W/build"
+mkdir -p "$B/shim/linux"
+
+# --- 1. our library, -O2 ------------------------------------------------------
+make -s -C "$TOP/tools/decoder" OUT="$B/lib" CC="$CC" CFLAGS="-O2" all >/dev/null
+
+# --- 2. perf's decoder -----------------------------------------------------------
+PERF_DIR="$W/perf"
+have_perf=0
+fetch_perf() {
+	local ver deb
+	[ -s "$PERF_DIR/arm-spe-pkt-decoder.c" ] && [ -s "$PERF_DIR/arm-spe-pkt-decoder.h" ] && return 0
+	command -v dpkg-deb >/dev/null || { spe_log "dpkg-deb missing"; return 1; }
+	spe_apt_setup || return 1
+	ver=$(spe_apt_newest linux-source-6.12) || return 1
+	[ -n "$ver" ] || { spe_log "linux-source-6.12 not found in the private apt lists"; return 1; }
+	spe_log "fetching linux-source-6.12 $ver (only arm-spe-pkt-decoder.[ch] are extracted)"
+	deb=$(spe_apt_download linux-source-6.12 "$ver" "$ARM_SPE_CACHE/linux-src") || return 1
+	mkdir -p "$PERF_DIR.tmp"
+	dpkg-deb --fsys-tarfile "$deb" |
+		tar -xO --wildcards './usr/src/linux-source-*.tar.xz' |
+		xz -dc | tar -x -C "$PERF_DIR.tmp" --strip-components=5 --wildcards \
+			'*/tools/perf/util/arm-spe-decoder/arm-spe-pkt-decoder.[ch]' || return 1
+	[ -s "$PERF_DIR.tmp/arm-spe-pkt-decoder.c" ] || return 1
+	rm -rf "$PERF_DIR"
+	mv "$PERF_DIR.tmp" "$PERF_DIR"
+}
+
+# Minimal stand-ins for the kernel/tools headers perf's file includes.
+write_shim() {
+	cat >"$B/shim/linux/bitops.h" <<'EOF'
+#ifndef SHIM_BITOPS_H
+#define SHIM_BITOPS_H
+#define BIT(n)			(1UL << (n))
+#define BIT_ULL(n)		(1ULL << (n))
+#define GENMASK(h, l)		((~0UL << (l)) & (~0UL >> (63 - (h))))
+#define GENMASK_ULL(h, l)	((~0ULL << (l)) & (~0ULL >> (63 - (h))))
+#endif
+EOF
+	cat >"$B/shim/linux/bitfield.h" <<'EOF'
+#ifndef SHIM_BITFIELD_H
+#define SHIM_BITFIELD_H
+#include <linux/bitops.h>
+#define FIELD_GET(m, v)		(((v) & (m)) >> __builtin_ctzll(m))
+#define FIELD_PREP(m, v)	(((unsigned long long)(v) << __builtin_ctzll(m)) & (m))
+#endif
+EOF
+	cat >"$B/shim/linux/kernel.h" <<'EOF'
+#ifndef SHIM_KERNEL_H
+#define SHIM_KERNEL_H
+#include <stdint.h>
+#include <stddef.h>
+typedef uint8_t u8;
+typedef uint16_t u16;
+typedef uint32_t u32;
+typedef uint64_t u64;
+#define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
+#ifndef __maybe_unused
+#define __maybe_unused		__attribute__((unused))
+#endif
+#endif
+EOF
+	cat >"$B/shim/linux/unaligned.h" <<'EOF'
+#ifndef SHIM_UNALIGNED_H
+#define SHIM_UNALIGNED_H
+#include <stdint.h>
+#include <string.h>
+#include <endian.h>
+static inline uint16_t get_unaligned_le16(const void *p)
+{ uint16_t v; memcpy(&v, p, 2); return le16toh(v); }
+static inline uint32_t get_unaligned_le32(const void *p)
+{ uint32_t v; memcpy(&v, p, 4); return le32toh(v); }
+static inline uint64_t get_unaligned_le64(const void *p)
+{ uint64_t v; memcpy(&v, p, 8); return le64toh(v); }
+#endif
+EOF
+}
+
+PERF_FLAGS=()
+PERF_OBJ=()
+if fetch_perf; then
+	write_shim
+	if $CC -O2 -std=gnu11 -w -I"$B/shim" -I"$PERF_DIR" -c -o "$B/perf-pkt.o" \
+		"$PERF_DIR/arm-spe-pkt-decoder.c" 2>"$B/perf-build.log" &&
+	   $CC -O2 -std=gnu11 -Wall -I"$B/shim" -I"$PERF_DIR" -c -o "$B/perf-loop.o" \
+		"$HERE/decoder-bench-perf.c" 2>>"$B/perf-build.log"; then
+		have_perf=1
+		PERF_FLAGS=(-DHAVE_PERF_DECODER)
+		PERF_OBJ=("$B/perf-pkt.o" "$B/perf-loop.o")
+	else
+		spe_log "could not build perf's decoder (see $B/perf-build.log); benchmarking ours only"
+	fi
+else
+	spe_log "could not fetch perf's decoder; benchmarking ours only"
+fi
+
+$CC -O2 -std=gnu11 -Wall -I"$TOP/include" "${PERF_FLAGS[@]}" -o "$B/decoder-bench" \
+	"$HERE/decoder-bench.c" "${PERF_OBJ[@]}" "$B/lib/libspe_decoder.a"
+
+# --- 3. trace + timing -------------------------------------------------------------
+TRACE="$W/trace-${SIZE}M.bin"
+if [ ! -s "$TRACE" ] || [ "$(stat -c %s "$TRACE")" -lt $((SIZE << 20)) ]; then
+	"$B/decoder-bench" gen "$TRACE" "$SIZE"
+fi
+echo "compiler: $($CC --version | head -1), -O2; perf decoder: $([ $have_perf = 1 ] && echo "linux-source-6.12 tools/perf/util/arm-spe-decoder" || echo unavailable)"
+"$B/decoder-bench" run "$TRACE" "$REPS"
+
+t0=$(date +%s.%N)
+"$B/lib/spe-decode" --summary "$TRACE" >"$B/summary.txt"
+t1=$(date +%s.%N)
+awk -v a="$t0" -v b="$t1" -v s="$(stat -c %s "$TRACE")" \
+	'BEGIN { printf "spe-decode --summary end to end (read + decode + stats): %.1f MB/s\n", s / 1e6 / (b - a) }'
+[ "$KEEP" = 1 ] || rm -f "$TRACE"
