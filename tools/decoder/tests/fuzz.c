@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * libFuzzer target for libspe_decoder:
- *   clang -fsanitize=fuzzer,address,undefined -I include tests/fuzz.c lib/*.c
+ *   clang -fsanitize=fuzzer,address,undefined -I include tests/fuzz.c spe_*.c
  *
  * Feeds arbitrary bytes to the record iterator (with and without legacy
  * Alignment handling), the packet iterator and the describers, checks
@@ -106,7 +106,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (ret < 0)
 			continue;
 		REQUIRE(p.offset + p.len <= size);
-		REQUIRE(p.len >= 1 && p.len <= SPE_MAX_PACKET_LEN);
+		REQUIRE(p.len >= 1 && (p.len <= SPE_MAX_PACKET_LEN || p.type == SPE_PKT_PAD));
 		REQUIRE(spe_pkt_describe(&p, desc, sizeof(desc)) > 0);
 		REQUIRE(strlen(desc) < sizeof(desc));
 		if (p.type == SPE_PKT_OP_TYPE)
