@@ -118,7 +118,7 @@ spe_apt() {
 		-o Dir::Etc::PreferencesParts="$d/etc/preferences.d" \
 		-o APT::Architectures::=amd64 -o APT::Architectures::=arm64 \
 		-o APT::Get::AllowUnauthenticated=false \
-		-o Acquire::Languages=none \
+		-o Acquire::Languages=none -o Acquire::Check-Valid-Until=false \
 		-o Debug::NoLocking=1 -o APT::Sandbox::User=root \
 		"$@"
 }

@@ -1,0 +1,45 @@
+# Top-level entry points. `make` builds the module: natively on arm64
+# against the running kernel (KDIR= overrides), cross on any other host for
+# the default supported kernel. See README.md for the rest.
+
+ARCH_HOST := $(shell uname -m)
+TOP := $(CURDIR)
+
+ifeq ($(ARCH_HOST),aarch64)
+KDIR ?= /lib/modules/$(shell uname -r)/build
+endif
+
+.PHONY: all modules modules-all check clean qemu vm-test help
+
+all: modules
+
+ifdef KDIR
+modules:
+	$(MAKE) -C $(KDIR) M=$(TOP) modules
+else
+modules:
+	tools/kernels/kmake.sh $$(tools/kernels/fetch.sh --default) modules
+	@echo "module: build/$$(tools/kernels/fetch.sh --default)/arm_spe_perf.ko"
+endif
+
+# Every supported kernel, W=1, any warning fails.
+modules-all:
+	tools/build-matrix.sh
+
+check:
+	tools/check.sh
+
+qemu:
+	tools/qemu/build.sh
+
+clean:
+	rm -rf build
+ifdef KDIR
+	$(MAKE) -C $(KDIR) M=$(TOP) clean
+endif
+
+help:
+	@echo "make              build the module (cross for the default kernel on x86)"
+	@echo "make modules-all  build for every supported kernel with W=1"
+	@echo "make check        install what is missing and run every test suite"
+	@echo "make qemu         build the SPE-enabled QEMU"

@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# Fetch and cache one supported arm64 Debian kernel: its boot image, its
+# headers and the amd64 linux-kbuild host tools, all extracted with
+# dpkg-deb -x under $ARM_SPE_CACHE/kernels/<abi>/ (never installed).
+#
+#   fetch.sh [ID]     ID from series.conf (default: the default series);
+#                     prints the path of the cached kernel's env file, which
+#                     sets KVER, KDIR, KIMAGE, KVERSION, KSERIES.
+#   fetch.sh --list   prints the series ids, the default one first.
+#   fetch.sh --default prints the default id.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+SPE_LOG_TAG=kernels
+# shellcheck source=../lib/apt.sh
+. "$here/../lib/apt.sh"
+conf=$here/series.conf
+
+series() { grep -v '^#' "$conf" | awk 'NF'; }
+default_id() { series | awk '$3 == "default" { print $1 }'; }
+
+case "${1:-}" in
+--list) { default_id; series | awk '$3 != "default" { print $1 }'; }; exit 0 ;;
+--default) default_id; exit 0 ;;
+esac
+id=${1:-$(default_id)}
+re=$(series | awk -v id="$id" '$1 == id { print $2 }')
+[ -n "$re" ] || spe_die "unknown kernel series '$id' (known: $(series | awk '{print $1}' | xargs))"
+
+spe_need_host_pkgs dpkg-dev xz-utils
+spe_apt_setup
+
+ver=$(spe_apt_newest linux-image-arm64:arm64 "$re")
+[ -n "$ver" ] || spe_die "the mirror has no linux-image-arm64 matching $re"
+# linux-image-arm64 depends on linux-image-<abi>-arm64 (or an -unsigned one).
+dep_of() { spe_apt_cache show "$1=$2" | sed -n 's/^Depends: //p' | head -n1 | tr ',' '\n' | sed 's/^ *//; s/ .*//; s/|.*//'; }
+img_pkg=$(dep_of linux-image-arm64:arm64 "$ver" | grep '^linux-image-' | head -n1)
+hdr_pkg=$(dep_of linux-headers-arm64:arm64 "$ver" | grep '^linux-headers-' | head -n1)
+[ -n "$img_pkg" ] && [ -n "$hdr_pkg" ] || spe_die "cannot resolve image/headers packages of $ver"
+abi=${hdr_pkg#linux-headers-}
+dest=$ARM_SPE_CACHE/kernels/$abi
+if [ -f "$dest/env" ] && grep -qxF "KVERSION=$ver" "$dest/env"; then
+	spe_log "series $id: Debian linux $ver ($abi), cached"
+	echo "$dest/env"
+	exit 0
+fi
+spe_log "series $id: fetching Debian linux $ver ($abi)"
+rm -rf "$dest.tmp" && mkdir -p "$dest.tmp/root"
+debs=$dest.tmp/debs
+# The image may be split into binary and modules packages (7.x); take the
+# package holding /boot/vmlinuz-*.
+pkgs=("$hdr_pkg:arm64")
+for d in $(dep_of "$hdr_pkg:arm64" "$ver"); do
+	case $d in linux-headers-*-common*) pkgs+=("$d:all") ;; linux-kbuild-*) pkgs+=("$d:amd64") ;; esac
+done
+if spe_apt_cache show "linux-binary-$abi:arm64=$ver" >/dev/null 2>&1; then
+	pkgs+=("linux-binary-$abi:arm64")
+else
+	pkgs+=("$img_pkg:arm64")
+fi
+for p in "${pkgs[@]}"; do
+	pv=$ver
+	case $p in *:all) p=${p%:all} ;; esac
+	# kbuild and -common carry the source version too.
+	f=$(spe_apt_download "$p" "$pv" "$debs")
+	dpkg-deb -x "$f" "$dest.tmp/root"
+done
+root=$dest.tmp/root
+kdir=$root/usr/src/linux-headers-$abi
+[ -d "$kdir" ] || spe_die "headers not found at ${kdir#"$root"}"
+kimage=$(find "$root/boot" "$root/usr/lib/modules" -name "vmlinuz*" 2>/dev/null | head -n1 || true)
+[ -n "$kimage" ] || spe_die "no vmlinuz in $img_pkg"
+# Debian's headers refer to each other by absolute /usr/src and /usr/lib
+# paths; point those at the extracted tree.
+find "$root/usr/src" -maxdepth 2 -name Makefile -exec sed -i "s|/usr/src/|$dest/root/usr/src/|g" {} +
+find "$root/usr/src" "$root/usr/lib" -type l | while read -r l; do
+	t=$(readlink "$l")
+	case $t in /usr/*) ln -sfn "$dest/root$t" "$l" ;; esac
+done
+kbuild_dir=$(find "$root/usr/lib" -maxdepth 1 -name 'linux-kbuild-*' | head -n1)
+[ -n "$kbuild_dir" ] || spe_die "no linux-kbuild in the extracted tree"
+# Newer suites' kbuild host tools may need a newer C library than the host
+# has: run them through a private loader with the newest suite's libraries.
+probe=$kbuild_dir/scripts/basic/fixdep
+probe_out=$("$probe" 2>&1 || true)
+if ! printf '%s' "$probe_out" | grep -qi usage; then
+	spe_log "kbuild host tools need newer libraries than the host's; wrapping them"
+	libs=$ARM_SPE_CACHE/hostlibs
+	if [ ! -e "$libs/.done" ]; then
+		rm -rf "$libs" && mkdir -p "$libs"
+		for p in libc6 libelf1t64 libssl3t64 zlib1g libzstd1 liblzma5 libbz2-1.0; do
+			pv=$(spe_apt_newest "$p:amd64")
+			f=$(spe_apt_download "$p:amd64" "$pv" "$ARM_SPE_CACHE/hostlibs-debs")
+			dpkg-deb -x "$f" "$libs"
+		done
+		touch "$libs/.done"
+	fi
+	loader=$(find "$libs" -name 'ld-linux-x86-64.so.2' | head -n1)
+	libpath=$libs/usr/lib/x86_64-linux-gnu:$libs/lib/x86_64-linux-gnu
+	find "$kbuild_dir" -type f -perm -u+x | while read -r b; do
+		file -b "$b" | grep -q '^ELF' || continue
+		mv "$b" "$b.real"
+		printf '#!/bin/sh\nexec %s --argv0 "$0" --library-path %s "$0.real" "$@"\n' "$loader" "$libpath" >"$b"
+		chmod +x "$b"
+	done
+fi
+kver=$(sed -n 's/^#define UTS_RELEASE "\(.*\)"$/\1/p' "$kdir/include/generated/utsrelease.h")
+[ -n "$kver" ] || spe_die "no UTS_RELEASE in the headers"
+# The compiler the kernel was configured with (Debian records it).
+kcc=$(sed -n 's/^CC = .*)\(gcc-[0-9]*\)$/aarch64-linux-gnu-\1/p' "$kdir/.kernelvariables" 2>/dev/null)
+# Rewrite paths to their final location.
+rm -rf "$dest"
+mv "$dest.tmp" "$dest"
+kdir=$dest/root/usr/src/linux-headers-$abi
+kimage=$dest/${kimage#"$dest.tmp/"}
+cat >"$dest/env" <<EOT
+KSERIES=$id
+KVERSION=$ver
+KVER=$kver
+KDIR=$kdir
+KIMAGE=$kimage
+KCC=${kcc:-aarch64-linux-gnu-gcc}
+EOT
+rm -rf "$dest/debs"
+spe_log "series $id: Debian linux $ver ($kver) ready"
+echo "$dest/env"
