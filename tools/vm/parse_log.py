@@ -1,0 +1,207 @@
+#!/usr/bin/env python3
+"""Turn a test guest's console log into TAP results for the host.
+
+The guest (tools/vm/guest/init) frames each test with
+"@@SPE@@ begin NAME" / "@@SPE@@ end NAME rc=N" and ends with
+"@@SPE@@ done". This reads the log and reports, in TAP:
+  - each test: its own sub-results when it printed TAP (kselftest
+    harness), else one result from its exit status (0 pass, 4 skip as in
+    kselftest, 124 timeout, anything else fail);
+  - a test that began but never ended, or never began, as a failure;
+  - "kernel log clean": fails on any oops, BUG, WARNING, panic, lockdep,
+    KASAN, UBSAN, kmemleak or hung-task report in the kernel's log;
+  - "guest completed": fails when the guest did not reach its last line
+    (panic, hang, host timeout).
+The last line is "SUITE: N passed, N failed, N skipped"; the exit status is
+1 when anything failed.
+"""
+import argparse
+import re
+import sys
+
+MARK = "@@SPE@@ "
+KLOG = re.compile(r"^\[\s*\d+\.\d+\]\s?(.*)$")
+# Patterns that make a kernel log dirty. Each names what it catches.
+SPLATS = [
+    (re.compile(r"\bBUG:"), "BUG"),
+    (re.compile(r"\bOops\b"), "Oops"),
+    (re.compile(r"Internal error:"), "Oops"),
+    (re.compile(r"Unable to handle kernel"), "bad access"),
+    (re.compile(r"^WARNING:|\] WARNING:|^-+\[ cut here \]"), "WARNING"),
+    (re.compile(r"Kernel panic"), "panic"),
+    (re.compile(r"possible (circular|recursive) locking|inconsistent lock state|"
+                r"suspicious RCU usage|lockdep|sleeping function called from invalid context|"
+                r"scheduling while atomic"), "lockdep/atomic"),
+    (re.compile(r"KASAN:|kasan:.*report"), "KASAN"),
+    (re.compile(r"UBSAN:"), "UBSAN"),
+    (re.compile(r"unreferenced object 0x"), "kmemleak"),
+    (re.compile(r"blocked for more than \d+ seconds|rcu.*detected stalls|soft lockup|hard LOCKUP"),
+     "hang"),
+    (re.compile(r"Call trace:"), "call trace"),
+]
+TAP_LINE = re.compile(r"^(not ok|ok)\s+(\d+)\s*-?\s*(.*?)(?:\s+#\s*(SKIP|TODO)\b\s*(.*))?$")
+
+
+class Result:
+    def __init__(self):
+        self.lines = []
+        self.npass = self.nfail = self.nskip = 0
+
+    def add(self, status, name, why=""):
+        n = len(self.lines) + 1
+        if status == "pass":
+            self.npass += 1
+            self.lines.append(f"ok {n} - {name}")
+        elif status == "skip":
+            self.nskip += 1
+            self.lines.append(f"ok {n} - {name} # SKIP {why or 'no reason given'}")
+        else:
+            self.nfail += 1
+            self.lines.append(f"not ok {n} - {name}" + (f" # {why}" if why else ""))
+
+
+def splats_in(lines):
+    found = []
+    for ln in lines:
+        m = KLOG.match(ln)
+        text = m.group(1) if m else None
+        if text is None:
+            # A panic's last words may lack a timestamp on some consoles.
+            if "Kernel panic" in ln:
+                found.append(("panic", ln.strip()))
+            continue
+        for pat, what in SPLATS:
+            if pat.search(text):
+                found.append((what, ln.strip()))
+                break
+    return found
+
+
+def parse(log_lines, expected, suite, host_note=None):
+    res = Result()
+    tests = {}
+    order = []
+    cur = None
+    done = False
+    booted = False
+    klines = []
+    in_block = None  # "dmesg" / "kmemleak"
+    for raw in log_lines:
+        ln = raw.rstrip("\r\n").replace("\r", "")
+        idx = ln.find(MARK)
+        if idx >= 0:
+            words = ln[idx + len(MARK):].split()
+            if not words:
+                continue
+            kind = words[0]
+            if kind == "boot":
+                booted = True
+            elif kind == "begin" and len(words) > 1:
+                cur = words[1]
+                tests[cur] = {"out": [], "rc": None}
+                order.append(cur)
+            elif kind == "end" and len(words) > 2 and words[1] in tests:
+                tests[words[1]]["rc"] = int(words[2].split("=", 1)[1])
+                cur = None
+            elif kind in ("dmesg-begin", "kmemleak-begin"):
+                in_block = kind.split("-")[0]
+            elif kind in ("dmesg-end", "kmemleak-end"):
+                in_block = None
+            elif kind == "done":
+                done = True
+            continue
+        if in_block == "kmemleak":
+            klines.append("[    0.000000] " + ln)
+            continue
+        if KLOG.match(ln):
+            klines.append(ln)
+            if in_block == "dmesg":
+                continue
+        if cur is not None:
+            tests[cur]["out"].append(ln)
+
+    for name in expected or order:
+        t = tests.get(name)
+        if t is None:
+            res.add("fail", f"{suite}/{name}", "not run: the guest never reached it")
+            continue
+        sub = [TAP_LINE.match(x) for x in t["out"]]
+        sub = [m for m in sub if m]
+        if t["rc"] is None:
+            for m in sub:
+                report_sub(res, suite, name, m)
+            res.add("fail", f"{suite}/{name}", "no result line: the guest died or hung during it")
+            continue
+        if sub:
+            for m in sub:
+                report_sub(res, suite, name, m)
+            if t["rc"] not in (0, 4) and all(m.group(1) == "ok" for m in sub):
+                res.add("fail", f"{suite}/{name}", f"exit status {t['rc']} with no failing case")
+            continue
+        rc = t["rc"]
+        if rc == 0:
+            res.add("pass", f"{suite}/{name}")
+        elif rc == 4:
+            why = next((x.strip() for x in reversed(t["out"]) if x.strip()), "")
+            res.add("skip", f"{suite}/{name}", why)
+        elif rc == 124:
+            res.add("fail", f"{suite}/{name}", "timed out in the guest")
+        else:
+            last = next((x.strip() for x in reversed(t["out"]) if x.strip()), "")
+            res.add("fail", f"{suite}/{name}", f"exit status {rc}: {last}"[:200])
+
+    sp = splats_in(klines)
+    if sp:
+        kinds = sorted({w for w, _ in sp})
+        res.add("fail", f"{suite}/kernel log clean", f"{', '.join(kinds)}: {sp[0][1]}"[:300])
+    else:
+        res.add("pass", f"{suite}/kernel log clean")
+    if not booted:
+        why = host_note or "the guest never started its init"
+        res.add("fail", f"{suite}/guest completed", why)
+    elif not done:
+        res.add("fail", f"{suite}/guest completed", host_note or "the guest stopped before its last line")
+    else:
+        res.add("pass", f"{suite}/guest completed")
+    return res, sp
+
+
+def report_sub(res, suite, name, m):
+    status, _, desc, directive, reason = m.groups()
+    full = f"{suite}/{name}/{desc.strip()}"
+    if status == "ok" and directive == "SKIP":
+        res.add("skip", full, reason)
+    elif status == "ok":
+        res.add("pass", full)
+    else:
+        res.add("fail", full)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("log")
+    ap.add_argument("--suite", default="vm")
+    ap.add_argument("--list", help="the guest's test list: every test in it must report")
+    ap.add_argument("--host-note", help="why the host stopped the guest, if it did")
+    a = ap.parse_args()
+    expected = None
+    if a.list:
+        expected = []
+        with open(a.list) as f:
+            for ln in f:
+                if ln.strip() and not ln.startswith("#"):
+                    expected.append(ln.split("\t", 1)[0])
+    with open(a.log, errors="replace") as f:
+        res, sp = parse(f, expected, a.suite, a.host_note)
+    for w, ln in sp[:20]:
+        print(f"# kernel {w}: {ln}")
+    print("TAP version 13")
+    print(f"1..{len(res.lines)}")
+    for ln in res.lines:
+        print(ln)
+    print(f"{a.suite}: {res.npass} passed, {res.nfail} failed, {res.nskip} skipped")
+    return 1 if res.nfail else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# Boot a test guest under qemu-system-aarch64 (-M virt, TCG) and report its
+# tests in TAP, ending with "SUITE: N passed, N failed, N skipped".
+#
+#   run.sh --list LIST [--suite NAME] [--kernel ID] [--qemu PATH]
+#          [--cpu CPU] [--smp N] [--mem MB] [--timeout S] [--append ARGS]
+#          [--log FILE] [--file SRC:DST]...
+#
+# LIST: one test a line, NAME<TAB>TIMEOUT<TAB>COMMAND (see guest/init).
+# --kernel: a series id of tools/kernels/series.conf (default: the default).
+# --qemu: the emulator; default $QEMU, else the system's.
+# The guest's own result lines decide, never QEMU's exit status: a panic, a
+# hang past --timeout, a missing result line or any splat in the kernel log
+# is a failure (parse_log.py). Exit status 1 on any failure.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+SPE_LOG_TAG=vm
+# shellcheck source=../lib/apt.sh
+. "$here/../lib/apt.sh"
+
+suite=vm list="" kid="" qemu=${QEMU:-} cpu=max smp=2 mem=1024 tmo=300 append="" log=""
+files=()
+while [ $# -gt 0 ]; do
+	case $1 in
+	--list) list=$2; shift ;;
+	--suite) suite=$2; shift ;;
+	--kernel) kid=$2; shift ;;
+	--qemu) qemu=$2; shift ;;
+	--cpu) cpu=$2; shift ;;
+	--smp) smp=$2; shift ;;
+	--mem) mem=$2; shift ;;
+	--timeout) tmo=$2; shift ;;
+	--append) append=$2; shift ;;
+	--log) log=$2; shift ;;
+	--file) files+=("$2"); shift ;;
+	-h|--help) sed -n '2,16s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	*) spe_die "unknown option $1 (see --help)" ;;
+	esac
+	shift
+done
+[ -n "$list" ] && [ -f "$list" ] || spe_die "--list FILE is required and must exist"
+[ -n "$kid" ] || kid=$("$top/tools/kernels/fetch.sh" --default)
+if [ -z "$qemu" ]; then
+	spe_need_host_pkgs qemu-system-arm
+	qemu=$(command -v qemu-system-aarch64)
+fi
+[ -x "$qemu" ] || spe_die "no QEMU at '$qemu'"
+env_file=$("$top/tools/kernels/fetch.sh" "$kid")
+# shellcheck disable=SC1090
+. "$env_file"
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+[ -n "$log" ] || log=$top/build/vm/$suite.log
+mkdir -p "$(dirname "$log")"
+"$here/initramfs.sh" "$work/initrd.gz" "$list" "${files[@]}"
+
+spe_log "$suite: booting $KVER on $(basename "$qemu") -cpu $cpu (timeout ${tmo}s)"
+start=$(date +%s)
+set +e
+timeout --kill-after=5 "$tmo" "$qemu" -M virt,gic-version=3 -cpu "$cpu" -smp "$smp" -m "$mem" \
+	-nographic -nic none -no-reboot -monitor none -serial stdio \
+	-kernel "$KIMAGE" -initrd "$work/initrd.gz" \
+	-append "console=ttyAMA0 panic=-1 loglevel=4 $append" \
+	</dev/null >"$log" 2>&1
+qrc=$?
+set -e
+spe_log "$suite: guest ran $(($(date +%s) - start))s, log in ${log#"$top/"}"
+note=""
+case $qrc in
+124|137) note="the host stopped the guest after ${tmo}s (hang)" ;;
+0) ;;
+*) note="QEMU exited with status $qrc" ;;
+esac
+args=(--suite "$suite" --list "$list")
+[ -n "$note" ] && args+=(--host-note "$note")
+python3 "$here/parse_log.py" "$log" "${args[@]}"

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# Self-test of the VM harness: each case boots a guest that goes wrong in
+# one way and checks that run.sh reports that failure, for the right reason.
+#   selftest.sh [--qemu PATH] [--kernel ID]
+# Prints TAP and ends with "harness: N passed, N failed, N skipped".
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+kid="" qemu_args=()
+while [ $# -gt 0 ]; do
+	case $1 in
+	--qemu) qemu_args=(--qemu "$2"); shift ;;
+	--kernel) kid=$2; shift ;;
+	*) echo "selftest.sh: unknown option $1" >&2; exit 2 ;;
+	esac
+	shift
+done
+[ -n "$kid" ] || kid=$("$top/tools/kernels/fetch.sh" --default)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+pass=0 fail=0 n=0
+
+# The module that oopses in its init, built for the guest's kernel.
+oops_ko=""
+if KMOD_SRC=$here/selftest/oops_init "$top/tools/kernels/kmake.sh" "$kid" modules \
+	>"$work/oops-build.log" 2>&1; then
+	oops_ko=$(find "$top/build" -path "*/oops_init/oops_init.ko" -newer "$here/selftest/oops_init/Kbuild" | head -n1)
+fi
+
+# expect NAME TIMEOUT PATTERN [FILE] -- LIST_LINES...: the run must fail and
+# its report must match PATTERN (an extended regex).
+expect() {
+	local name=$1 tmo=$2 pat=$3 file=${4:-}
+	shift 4
+	[ "${1:-}" = "--" ] && shift
+	n=$((n + 1))
+	printf '%s\n' "$@" >"$work/$name.list"
+	local args=(--suite "harness-$name" --list "$work/$name.list" --kernel "$kid" --timeout "$tmo"
+		--log "$top/build/vm/harness-$name.log" "${qemu_args[@]}")
+	[ -n "$file" ] && args+=(--file "$file")
+	"$here/run.sh" "${args[@]}" >"$work/$name.out" 2>&1
+	local rc=$?
+	if [ $rc -ne 0 ] && grep -Eq -- "$pat" "$work/$name.out"; then
+		pass=$((pass + 1))
+		echo "ok $n - harness/$name is reported as a failure"
+	else
+		fail=$((fail + 1))
+		echo "not ok $n - harness/$name is reported as a failure (run.sh exit $rc)"
+		sed 's/^/# /' "$work/$name.out" | tail -n 12
+	fi
+}
+
+T=$'\t'
+echo "TAP version 13"
+echo "1..4"
+if [ -n "$oops_ko" ]; then
+	expect oops-in-init 120 '^not ok .*kernel log clean # .*Oops' "$oops_ko:/tests/oops_init.ko" -- \
+		"oops${T}60${T}insmod /tests/oops_init.ko; echo insmod returned \$?"
+else
+	n=$((n + 1)); fail=$((fail + 1))
+	echo "not ok $n - harness/oops-in-init: could not build the oopsing module"
+	sed 's/^/# /' "$work/oops-build.log" | tail -n 12
+fi
+expect panic 120 '^not ok .*guest completed' "" -- \
+	"panic${T}60${T}echo c >/proc/sysrq-trigger" "after${T}10${T}true"
+expect hang 25 '^not ok .*guest completed # the host stopped the guest' "" -- \
+	"hang${T}600${T}sleep 600"
+expect missing-result 120 '^not ok .*/gone # no result line' "" -- \
+	"gone${T}60${T}poweroff -f" "after${T}10${T}true"
+echo "harness: $pass passed, $fail failed, 0 skipped"
+[ "$fail" -eq 0 ]
