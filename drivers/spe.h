@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * spe.h - private definitions shared by the arm_spe_perf source files: the
+ * per-device PMU structure, the AUX buffer descriptor, the statistics
+ * counters and the entry points each file provides to the others.
+ */
+#ifndef ARM_SPE_PERF_SPE_H
+#define ARM_SPE_PERF_SPE_H
+
+#include <linux/atomic.h>
+#include <linux/cpumask.h>
+#include <linux/interrupt.h>
+#include <linux/list.h>
+#include <linux/perf_event.h>
+#include <linux/platform_device.h>
+
+#define SPE_DRVNAME		"arm_spe_perf"
+#define SPE_PMUNAME		"arm_spe"
+/* The in-tree driver this module replaces and must not run beside. */
+#define SPE_INTREE_DRVNAME	"arm_spe_pmu"
+
+/* Hardware features, discovered at probe time (PMSIDR/PMBIDR/PMSVer). */
+#define SPE_FEAT_FILT_EVT	BIT(0)	/* PMSIDR.FE */
+#define SPE_FEAT_FILT_TYP	BIT(1)	/* PMSIDR.FT */
+#define SPE_FEAT_FILT_LAT	BIT(2)	/* PMSIDR.FL */
+#define SPE_FEAT_ARCH_INST	BIT(3)	/* PMSIDR.ArchInst */
+#define SPE_FEAT_LDS		BIT(4)	/* PMSIDR.LDS */
+#define SPE_FEAT_ERND		BIT(5)	/* PMSIDR.ERnd */
+#define SPE_FEAT_INV_FILT_EVT	BIT(6)	/* PMSIDR.FnE (FEAT_SPEv1p2) */
+#define SPE_FEAT_FDS		BIT(7)	/* PMSIDR.FDS (FEAT_SPE_FDS) */
+#define SPE_FEAT_EFT		BIT(8)	/* PMSIDR.EFT (FEAT_SPE_EFT) */
+#define SPE_FEAT_DISCARD	BIT(9)	/* PMBLIMITR.FM=0b10 usable */
+
+/* Statistics exported under counters/ in sysfs. */
+enum spe_stat {
+	SPE_STAT_IRQS,		/* PMBIRQ interrupts taken */
+	SPE_STAT_SPURIOUS,	/* interrupts with PMBSR.S clear */
+	SPE_STAT_BYTES,		/* bytes of records handed to perf */
+	SPE_STAT_OUTPUTS,	/* AUX records (perf_aux_output_end calls) */
+	SPE_STAT_FULL,		/* buffer full events */
+	SPE_STAT_TRUNCATED,	/* outputs flagged PERF_AUX_FLAG_TRUNCATED */
+	SPE_STAT_FAULTS,	/* stage 1/2, GPC and IMPDEF events */
+	SPE_STAT_EXT_ABORTS,	/* PMBSR.EA */
+	SPE_STAT_DATA_LOSS,	/* PMBSR.DL */
+	SPE_STAT_COLLISIONS,	/* outputs flagged PERF_AUX_FLAG_COLLISION */
+	SPE_STAT_NR,
+};
+
+struct spe_pmu {
+	struct pmu		pmu;
+	struct platform_device	*pdev;
+	cpumask_t		supported_cpus;
+	struct hlist_node	hp_node;
+	int			irq;
+	int			id;		/* N in arm_spe_N */
+	bool			registered;
+
+	u64			features;
+	u16			pmsver;		/* ID_AA64DFR0_EL1.PMSVer */
+	u32			min_period;	/* from PMSIDR.Interval */
+	u16			max_record_sz;	/* 2^PMSIDR.MaxSize */
+	u16			align;		/* 2^PMBIDR.Align */
+	u16			counter_sz;	/* PMSIDR.CountSize */
+	int			probe_err;	/* from the per-CPU probe */
+
+	struct perf_output_handle __percpu *handle;
+	atomic64_t		stats[SPE_STAT_NR];
+	char			name[16];
+};
+
+#define to_spe_pmu(p)	container_of(p, struct spe_pmu, pmu)
+
+static inline void spe_stat_add(struct spe_pmu *spe, enum spe_stat s, u64 v)
+{
+	atomic64_add(v, &spe->stats[s]);
+}
+
+/* spe_pmu.c */
+int spe_pmu_register(struct spe_pmu *spe);
+void spe_pmu_unregister(struct spe_pmu *spe);
+void spe_pmu_disable_and_drain_local(void);
+void spe_pmu_restart_after_irq(struct spe_pmu *spe,
+			       struct perf_output_handle *handle);
+
+/* spe_irq.c */
+irqreturn_t spe_pmu_irq_handler(int irq, void *dev);
+
+/* spe_sysfs.c */
+extern const struct attribute_group *spe_attr_groups[];
+
+#endif /* ARM_SPE_PERF_SPE_H */

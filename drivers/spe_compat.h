@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * spe_compat.h - every difference between the kernels the module supports
+ * (6.1, 6.12, 7.x) in one place. The rest of the driver uses only the
+ * helpers and macros defined here when an API changed between them.
+ */
+#ifndef ARM_SPE_PERF_SPE_COMPAT_H
+#define ARM_SPE_PERF_SPE_COMPAT_H
+
+#include <linux/version.h>
+#include <linux/cpumask.h>
+#include <linux/interrupt.h>
+#include <linux/irq.h>
+#include <linux/perf_event.h>
+#include <linux/platform_device.h>
+
+/* platform_driver.remove returns void from 6.11 on. */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 11, 0)
+#define SPE_REMOVE_RET		void
+#define SPE_REMOVE_OK
+#else
+#define SPE_REMOVE_RET		int
+#define SPE_REMOVE_OK		0
+#endif
+
+/*
+ * perf_event_attr grew config3 in 6.3 and config4 in 7.0; the uapi header
+ * announces each with its PERF_ATTR_SIZE_VERn, which is more precise than a
+ * version check for distribution kernels with backports.
+ */
+#ifdef PERF_ATTR_SIZE_VER8
+#define SPE_HAVE_CONFIG3	1
+#define spe_attr_config3(a)	((a)->config3)
+#else
+#define SPE_HAVE_CONFIG3	0
+#define spe_attr_config3(a)	0ULL
+#endif
+#ifdef PERF_ATTR_SIZE_VER9
+#define SPE_HAVE_CONFIG4	1
+#define spe_attr_config4(a)	((a)->config4)
+#else
+#define SPE_HAVE_CONFIG4	0
+#define spe_attr_config4(a)	0ULL
+#endif
+
+/* perf_allow_kernel() lost its (unused) attr argument in 6.8. */
+static inline int spe_perf_allow_kernel(struct perf_event *event)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 8, 0)
+	return perf_allow_kernel();
+#else
+	return perf_allow_kernel(&event->attr);
+#endif
+}
+
+/*
+ * PPI partitions: up to 6.18 the affinity of a partitioned per-CPU
+ * interrupt is read back with irq_get_percpu_devid_partition() and the
+ * interrupt is requested for all CPUs; from 6.19 the affinity comes from
+ * platform_get_irq_affinity() and must be passed back when requesting.
+ * spe_get_ppi() returns the Linux irq number or a negative errno and fills
+ * @mask with the CPUs the interrupt is wired to.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 19, 0)
+#define SPE_PPI_AFFINITY_API	1
+#else
+#define SPE_PPI_AFFINITY_API	0
+#endif
+
+static inline int spe_get_ppi(struct platform_device *pdev, struct cpumask *mask)
+{
+	int irq;
+#if SPE_PPI_AFFINITY_API
+	const struct cpumask *aff = NULL;
+
+	irq = platform_get_irq_affinity(pdev, 0, &aff);
+	if (irq <= 0)
+		return irq ? irq : -ENXIO;
+	if (!irq_is_percpu(irq))
+		return -EINVAL;
+	cpumask_copy(mask, aff ? aff : cpu_possible_mask);
+#else
+	irq = platform_get_irq_optional(pdev, 0);
+	if (irq <= 0)
+		return irq ? irq : -ENXIO;
+	if (!irq_is_percpu(irq))
+		return -EINVAL;
+	if (irq_get_percpu_devid_partition(irq, mask))
+		return -EINVAL;
+#endif
+	return irq;
+}
+
+static inline int spe_request_ppi(unsigned int irq, irq_handler_t handler,
+				  const char *name, const struct cpumask *mask,
+				  void __percpu *dev_id)
+{
+#if SPE_PPI_AFFINITY_API
+	return request_percpu_irq_affinity(irq, handler, name, mask, dev_id);
+#else
+	return request_percpu_irq(irq, handler, name, dev_id);
+#endif
+}
+
+#endif /* ARM_SPE_PERF_SPE_COMPAT_H */
