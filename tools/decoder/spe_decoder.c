@@ -4,9 +4,15 @@
  * resynchronization. Spec references are to the extracts in
  * /work/shared/spec (see include/arm_spe/spe_packet.h).
  */
+#include <stddef.h>
 #include <string.h>
 
 #include <arm_spe/spe_decoder.h>
+
+/* decode8() stores these eight consecutive byte fields at once. */
+typedef char spe_pkt_layout_check[
+	(offsetof(struct spe_packet, len) == offsetof(struct spe_packet, type) + 1 &&
+	 offsetof(struct spe_packet, reserved) == offsetof(struct spe_packet, type) + 7) ? 1 : -1];
 
 /* Header classes used by the fast path. */
 enum {
@@ -64,6 +70,30 @@ static const uint32_t hdr_info[256] = {
 	I64(0x00u), I64(0x40u), I64(0x80u), I64(0xc0u),
 };
 
+/*
+ * Byte image of spe_packet.type .. spe_packet.reserved for an 8-bit header,
+ * stored with one 8-byte copy by decode8().
+ */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define IMG_BYTE(v, i)	((uint64_t)(v) << (8 * (i)))
+#define HAVE_PKT_IMG 1
+#elif defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define IMG_BYTE(v, i)	((uint64_t)(v) << (8 * (7 - (i))))
+#define HAVE_PKT_IMG 1
+#endif
+#ifdef HAVE_PKT_IMG
+#define IMG(b)	(IMG_BYTE(TYPE_OF(CLS(b)), 0) | IMG_BYTE(1 + SPE_HDR_PAYLOAD_LEN(b), 1) |	\
+		 IMG_BYTE(1, 2) | IMG_BYTE(SPE_HDR_PAYLOAD_LEN(b), 3) | IMG_BYTE(b, 4) |	\
+		 IMG_BYTE(0, 5) | IMG_BYTE(IDX_OF(b), 6) | IMG_BYTE(RES_OF(b), 7))
+#define M4(b)	IMG(b), IMG((b) + 1), IMG((b) + 2), IMG((b) + 3)
+#define M16(b)	M4(b), M4((b) + 4), M4((b) + 8), M4((b) + 12)
+#define M64(b)	M16(b), M16((b) + 16), M16((b) + 32), M16((b) + 48)
+
+static const uint64_t pkt_img[256] = {
+	M64(0x00u), M64(0x40u), M64(0x80u), M64(0xc0u),
+};
+#endif
+
 #define TAB_CLS(e)	((e) & 0xfu)
 #define TAB_PLEN(e)	((unsigned int)(e) >> 4)
 
@@ -107,6 +137,12 @@ static const uint64_t pmask[9] = {
 #define likely(x)	(x)
 #define unlikely(x)	(x)
 #endif
+
+/*
+ * Note on the record loop below: the common packets advance p by a constant
+ * per case, so that once the branch predictor has learnt a record layout the
+ * next header's address does not wait for this header's table lookup.
+ */
 
 /*
  * Read d->pos as one scalar load: otherwise GCC may merge it with a
@@ -238,6 +274,9 @@ static inline int decode8(const uint8_t *buf, size_t len, struct spe_packet *pkt
 	else
 		v = plen ? ld_le(buf + 1, plen, buf + len) : 0;
 	pkt->payload = v;
+#ifdef HAVE_PKT_IMG
+	memcpy((char *)pkt + offsetof(struct spe_packet, type), &pkt_img[buf[0]], 8);
+#else
 	pkt->type = (uint8_t)type;
 	pkt->len = (uint8_t)(1 + plen);
 	pkt->hdr_len = 1;
@@ -246,6 +285,7 @@ static inline int decode8(const uint8_t *buf, size_t len, struct spe_packet *pkt
 	pkt->hdr1 = 0;
 	pkt->index = (uint8_t)(info >> 8);
 	pkt->reserved = (uint8_t)(info >> 16);
+#endif
 	if (type == SPE_PKT_OP_TYPE)
 		pkt->reserved = (uint8_t)op_is_reserved(buf[0] & 3u, (unsigned int)v);
 	return (int)(1 + plen);
@@ -510,14 +550,18 @@ int spe_decoder_next(struct spe_decoder *d, struct spe_record *rec)
 				goto slow;
 			GOT(SPE_REC_ADDR(i));
 			rec->addr[i] = v;
-			break;
+			npk++;
+			p += 9;		/* 64-bit payload (D18.2.1) */
+			continue;
 		case K_CNT:
 			i = *p & SPE_HDR_INDEX_SHORT_MASK;
 			if (unlikely(i >= SPE_REC_NCNT || i == 3))
 				goto slow;
 			GOT(SPE_REC_CNT(i));
 			rec->counter[i] = (uint16_t)v;
-			break;
+			npk++;
+			p += 3;		/* 16-bit payload (D18.2.3) */
+			continue;
 		case K_EV:
 			GOT(SPE_REC_EVENTS);
 			rec->events = v & pmask[n];
@@ -536,14 +580,18 @@ int spe_decoder_next(struct spe_decoder *d, struct spe_record *rec)
 				goto slow;
 			GOT(SPE_REC_CTX(i));
 			rec->context[i] = (uint32_t)v;
-			break;
+			npk++;
+			p += 5;		/* 32-bit payload (D18.2.2) */
+			continue;
 		case K_OP:
 			if (unlikely(op_is_reserved(SPE_HDR_OP_CLASS(*p), (uint8_t)v)))
 				goto slow;
 			GOT(SPE_REC_OP);
 			rec->op_class = SPE_HDR_OP_CLASS(*p);
 			rec->op_subclass = (uint8_t)v;
-			break;
+			npk++;
+			p += 2;		/* 8-bit payload (D18.2.7) */
+			continue;
 		default:	/* K_EXT, K_UNK */
 			goto slow;
 		}
