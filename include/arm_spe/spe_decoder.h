@@ -112,6 +112,10 @@ struct spe_extra_pkt {
 	uint8_t hdr0, hdr1;
 };
 
+/*
+ * A decoded record. A field is meaningful only when its SPE_REC_* bit is set
+ * in present; other fields may hold values from an earlier record.
+ */
 struct spe_record {
 	uint64_t offset;		/* byte offset of the record's first packet */
 	uint32_t size;			/* bytes, first packet to End/Timestamp inclusive */
@@ -179,6 +183,8 @@ int spe_decoder_next(struct spe_decoder *d, struct spe_record *rec);
  * Packet iterator over the same state. Returns 1 and fills *pkt (with its
  * absolute offset), 0 at the end, or a negative error (d->err filled;
  * decoding resumes one byte later, or at the end for truncation).
+ * A run of consecutive Padding bytes is returned as one SPE_PKT_PAD packet
+ * whose len is the run length (at most 255).
  */
 int spe_decoder_next_packet(struct spe_decoder *d, struct spe_packet *pkt);
 

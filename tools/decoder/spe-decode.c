@@ -383,10 +383,21 @@ static void summary_add(const struct opts *o, struct summary *s, const struct sp
 	} else {
 		s->no_op++;
 	}
-	if (r->present & SPE_REC_EVENTS)
-		for (i = 0; i < 64; i++)
-			if (r->events & (1ull << i))
-				s->events[i]++;
+	if (r->present & SPE_REC_EVENTS) {
+		uint64_t ev = r->events;
+
+		while (ev) {
+			unsigned int b;
+#ifdef __GNUC__
+			b = (unsigned int)__builtin_ctzll(ev);
+#else
+			for (b = 0; !(ev & (1ull << b)); b++)
+				;
+#endif
+			s->events[b]++;
+			ev &= ev - 1;
+		}
+	}
 	if (r->present & SPE_REC_TIMESTAMP)
 		s->ts_records++;
 	else

@@ -121,6 +121,59 @@ else
 	fi
 fi
 
+# --- headers: kernel context, plain C99, C++ ----------------------------------------
+say "== header checks"
+mkdir -p "$LOG/kshim/linux"
+cat >"$LOG/kshim/linux/types.h" <<'EOF2'
+/* stand-in for the kernel's linux/types.h: fixed-width types only */
+typedef unsigned char u8;
+typedef unsigned short u16;
+typedef unsigned int u32;
+typedef unsigned long long u64;
+typedef u8 uint8_t;
+typedef u16 uint16_t;
+typedef u32 uint32_t;
+typedef u64 uint64_t;
+EOF2
+printf '#include <arm_spe/spe_packet.h>\nint f(uint64_t p);\nint f(uint64_t p) { return (int)SPE_ADDR_EL(p) + (int)SPE_HDR_PAYLOAD_LEN(SPE_HDR_TIMESTAMP) + (int)(spe_addr_va_sext(p) >> 63); }\n' >"$LOG/hdr.c"
+if $CC -D__KERNEL__ -nostdinc -ffreestanding -std=gnu11 -Wall -Wextra -Werror -I"$LOG/kshim" \
+	-I"$TOP/include" -c -o "$LOG/hdr-kernel.o" "$LOG/hdr.c" >"$LOG/hdr-kernel.log" 2>&1; then
+	case_pass "header: spe_packet.h with __KERNEL__ (linux/types.h only, -nostdinc)"
+else
+	case_fail "header: spe_packet.h with __KERNEL__" "see $LOG/hdr-kernel.log"
+fi
+if $CC -std=c99 -pedantic -Wall -Wextra -Werror -I"$TOP/include" -c -o "$LOG/hdr-c99.o" \
+	"$LOG/hdr.c" >"$LOG/hdr-c99.log" 2>&1; then
+	case_pass "header: spe_packet.h as strict C99 (-pedantic -Werror)"
+else
+	case_fail "header: spe_packet.h as strict C99" "see $LOG/hdr-c99.log"
+fi
+CXX=${CXX:-g++}
+if command -v "$CXX" >/dev/null 2>&1; then
+	printf '#include <arm_spe/spe_decoder.h>\nint main() { struct spe_decoder d; spe_decoder_init(&d, 0, 0, 0); return 0; }\n' >"$LOG/hdr.cc"
+	if $CXX -Wall -Wextra -Werror -I"$TOP/include" -o "$LOG/hdr-cxx" "$LOG/hdr.cc" \
+		"$OUT/libspe_decoder.a" >"$LOG/hdr-cxx.log" 2>&1; then
+		case_pass "header: spe_decoder.h from C++ with the static library"
+	else
+		case_fail "header: spe_decoder.h from C++" "see $LOG/hdr-cxx.log"
+	fi
+else
+	case_skip "header: spe_decoder.h from C++" "no C++ compiler ($CXX) installed"
+fi
+
+# --- cross build (the in-VM selftests link the arm64 static library) ---------------
+if command -v aarch64-linux-gnu-gcc >/dev/null 2>&1; then
+	if $MAKE -s CROSS_COMPILE=aarch64-linux-gnu- OUT="$OUT/../aarch64-check" all \
+		>"$LOG/cross.log" 2>&1 &&
+	   aarch64-linux-gnu-objdump -f "$OUT/../aarch64-check/libspe_decoder.a" | grep -q 'aarch64'; then
+		case_pass "cross: arm64 libspe_decoder.a and static spe-decode build"
+	else
+		case_fail "cross: arm64 build" "see $LOG/cross.log"
+	fi
+else
+	case_skip "cross: arm64 build" "aarch64-linux-gnu-gcc not installed (apt: gcc-aarch64-linux-gnu)"
+fi
+
 # --- 3. CLI tests ----------------------------------------------------------------
 say "== CLI tests"
 bash tests/cli.sh "$OUT/spe-decode" >"$LOG/cli.out" 2>"$LOG/cli.err"
