@@ -26,6 +26,16 @@ id=${1:-$(default_id)}
 re=$(series | awk -v id="$id" '$1 == id { print $2 }')
 [ -n "$re" ] || spe_die "unknown kernel series '$id' (known: $(series | awk '{print $1}' | xargs))"
 
+# Fast path: the series was resolved since the private apt lists were last
+# refreshed (spe_apt_setup refreshes them every 12 hours).
+resolved=$ARM_SPE_CACHE/kernels/resolved-$id
+if [ -f "$resolved" ] && [ -f "$SPE_APT_DIR/.updated" ] && [ "$resolved" -nt "$SPE_APT_DIR/.updated" ] &&
+	[ -z "$(find "$SPE_APT_DIR/.updated" -mmin +720)" ] && [ -f "$(cat "$resolved")" ]; then
+	spe_log "series $id: $(sed -n 's/^KVERSION=//p' "$(cat "$resolved")"), cached"
+	cat "$resolved"
+	exit 0
+fi
+
 spe_need_host_pkgs dpkg-dev xz-utils
 spe_apt_setup
 
@@ -40,7 +50,7 @@ abi=${hdr_pkg#linux-headers-}
 dest=$ARM_SPE_CACHE/kernels/$abi
 if [ -f "$dest/env" ] && grep -qxF "KVERSION=$ver" "$dest/env"; then
 	spe_log "series $id: Debian linux $ver ($abi), cached"
-	echo "$dest/env"
+	echo "$dest/env" | tee "$resolved"
 	exit 0
 fi
 spe_log "series $id: fetching Debian linux $ver ($abi)"
@@ -122,4 +132,4 @@ KCC=${kcc:-aarch64-linux-gnu-gcc}
 EOT
 rm -rf "$dest/debs"
 spe_log "series $id: Debian linux $ver ($kver) ready"
-echo "$dest/env"
+echo "$dest/env" | tee "$resolved"

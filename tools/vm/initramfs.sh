@@ -30,22 +30,32 @@ if [ ! -x "$bb_dir/bin/busybox" ]; then
 	spe_log "guest busybox $v"
 fi
 
+# The base archive (busybox, init, /etc) changes only with its inputs: it is
+# cached; each run appends a second archive with its list and files (the
+# kernel unpacks concatenated archives in order).
+base_key=$( (cat "$here/guest/init"; cat "$bb_dir/bin/busybox") | sha256sum | cut -c1-16)
+base=$ARM_SPE_CACHE/guest/base-$base_key.cpio.gz
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
-mkdir -p "$stage"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,tests,root,etc}
-cp "$bb_dir/bin/busybox" "$stage/bin/busybox"
-ln -s busybox "$stage/bin/sh"
-cp "$here/guest/init" "$stage/init"
-cp "$list" "$stage/tests/list"
-printf 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/sh\n' >"$stage/etc/passwd"
-printf 'root:x:0:\nnogroup:x:65534:\n' >"$stage/etc/group"
+pack() { (cd "$1" && find . -print0 | cpio --null -o -H newc --quiet --owner=0:0) | gzip -1; }
+if [ ! -f "$base" ]; then
+	mkdir -p "$stage/base"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,tests,root,etc}
+	cp "$bb_dir/bin/busybox" "$stage/base/bin/busybox"
+	ln -s busybox "$stage/base/bin/sh"
+	cp "$here/guest/init" "$stage/base/init"
+	printf 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/sh\n' >"$stage/base/etc/passwd"
+	printf 'root:x:0:\nnogroup:x:65534:\n' >"$stage/base/etc/group"
+	pack "$stage/base" >"$base.tmp" && mv "$base.tmp" "$base"
+fi
+mkdir -p "$stage/run/tests"
+cp "$list" "$stage/run/tests/list"
 for spec in "$@"; do
 	src=${spec%%:*}
 	dst=${spec#*:}
 	[ -e "$src" ] || spe_die "no such file to put in the guest: $src"
-	case $dst in */) mkdir -p "$stage/$dst" ;; *) mkdir -p "$stage/$(dirname "$dst")" ;; esac
-	cp -a "$src" "$stage/$dst"
+	case $dst in */) mkdir -p "$stage/run/$dst" ;; *) mkdir -p "$stage/run/$(dirname "$dst")" ;; esac
+	cp -a "$src" "$stage/run/$dst"
 done
 mkdir -p "$(dirname "$out")"
-(cd "$stage" && find . -print0 | cpio --null -o -H newc --quiet --owner=0:0) | gzip -1 >"$out.tmp"
+{ cat "$base"; pack "$stage/run"; } >"$out.tmp"
 mv "$out.tmp" "$out"

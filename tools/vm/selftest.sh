@@ -27,20 +27,27 @@ if KMOD_SRC=$here/selftest/oops_init "$top/tools/kernels/kmake.sh" "$kid" module
 	oops_ko=$(find "$top/build" -path "*/oops_init/oops_init.ko" -newer "$here/selftest/oops_init/Kbuild" | head -n1)
 fi
 
-# expect NAME TIMEOUT PATTERN [FILE] -- LIST_LINES...: the run must fail and
-# its report must match PATTERN (an extended regex).
+# expect NAME TIMEOUT PATTERN [FILE] -- LIST_LINES...: boot a guest (in the
+# background, one vCPU, all cases at once) that must fail, with a report
+# matching PATTERN (an extended regex); verdict() reads the outcome.
+cases=()
 expect() {
 	local name=$1 tmo=$2 pat=$3 file=${4:-}
 	shift 4
 	[ "${1:-}" = "--" ] && shift
-	n=$((n + 1))
 	printf '%s\n' "$@" >"$work/$name.list"
+	printf '%s\n' "$pat" >"$work/$name.pat"
 	local args=(--suite "harness-$name" --list "$work/$name.list" --kernel "$kid" --timeout "$tmo"
-		--log "$top/build/vm/harness-$name.log" "${qemu_args[@]}")
+		--smp 1 --log "$top/build/vm/harness-$name.log" "${qemu_args[@]}")
 	[ -n "$file" ] && args+=(--file "$file")
-	"$here/run.sh" "${args[@]}" >"$work/$name.out" 2>&1
-	local rc=$?
-	if [ $rc -ne 0 ] && grep -Eq -- "$pat" "$work/$name.out"; then
+	("$here/run.sh" "${args[@]}" >"$work/$name.out" 2>&1; echo $? >"$work/$name.rc") &
+	cases+=("$name")
+}
+verdict() {
+	local name=$1 rc
+	n=$((n + 1))
+	rc=$(cat "$work/$name.rc")
+	if [ "$rc" -ne 0 ] && grep -Eq -- "$(cat "$work/$name.pat")" "$work/$name.out"; then
 		pass=$((pass + 1))
 		echo "ok $n - harness/$name is reported as a failure"
 	else
@@ -67,5 +74,7 @@ expect hang 25 '^not ok .*guest completed # the host stopped the guest' "" -- \
 	"hang${T}600${T}sleep 600"
 expect missing-result 120 '^not ok .*/gone # no result line' "" -- \
 	"gone${T}60${T}poweroff -f" "after${T}10${T}true"
+wait
+for c in "${cases[@]}"; do verdict "$c"; done
 echo "harness: $pass passed, $fail failed, 0 skipped"
 [ "$fail" -eq 0 ]

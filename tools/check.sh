@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# `make check`: install what is missing, then run every suite and add them
+# up. Each suite prints its TAP and a line "SUITE: N passed, N failed,
+# N skipped"; this prints those lines again with each stage's wall time and
+# ends with "total: N passed, N failed, N skipped". Exit 1 on any failure.
+#
+# Environment: ARM_SPE_CACHE (cache dir), CHECK_ONLY="stage ..." to run
+# some stages only (deps host build qemu vm harness).
+set -uo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top" || exit 2
+SPE_LOG_TAG=check
+# shellcheck source=lib/apt.sh
+. tools/lib/apt.sh
+mkdir -p build/logs
+summary=()
+t_total=$(date +%s)
+
+want() { [ -z "${CHECK_ONLY:-}" ] || [[ " $CHECK_ONLY " == *" $1 "* ]]; }
+
+# run_suite NAME CMD...: run a suite, show its output, keep its summary line.
+# A suite that prints no summary line counts as one failure.
+run_suite() {
+	local name=$1 log=build/logs/suite-$1.log start line
+	shift
+	start=$(date +%s)
+	echo "=== $name: $*"
+	"$@" 2>&1 | tee "$log"
+	line=$(grep -E '^[A-Za-z0-9_./-]+: [0-9]+ passed, [0-9]+ failed(, [0-9]+ skipped)?$' "$log" | tail -n1)
+	if [ -z "$line" ]; then
+		line="$name: 0 passed, 1 failed, 0 skipped"
+		echo "not ok - $name printed no result line (see $log)"
+	fi
+	case $line in *skipped) ;; *) line="$line, 0 skipped" ;; esac
+	summary+=("$line ($(($(date +%s) - start))s)")
+}
+
+# A suite that cannot run at all: one failure with the reason.
+suite_error() { summary+=("$1: 0 passed, 1 failed, 0 skipped (error: $2)"); echo "not ok - $1: $2"; }
+
+if want deps; then
+	start=$(date +%s)
+	spe_need_host_pkgs make gcc gcc-aarch64-linux-gnu libc6-dev-arm64-cross bc flex bison \
+		dwarves cpio gzip xz-utils file dpkg-dev debootstrap python3 qemu-system-arm \
+		busybox-static kmod
+	spe_apt_setup
+	echo "=== deps: host packages ready ($(($(date +%s) - start))s)"
+fi
+
+if want host; then
+	run_suite harness-parser python3 tools/vm/test_parse_log.py
+	if [ -f tools/decoder/Makefile ]; then
+		run_suite decoder make -s -C tools/decoder check
+	fi
+fi
+
+if want build; then
+	run_suite build tools/build-matrix.sh
+fi
+
+qemu_spe=""
+if want qemu || want vm; then
+	if [ -x tools/qemu/build.sh ]; then
+		start=$(date +%s)
+		if qemu_spe=$(tools/qemu/build.sh 2> >(tee build/logs/qemu-build.log >&2) | tail -n1) &&
+			[ -x "$qemu_spe" ]; then
+			echo "=== qemu: $qemu_spe ($(($(date +%s) - start))s)"
+		else
+			qemu_spe=""
+			suite_error qemu-build "tools/qemu/build.sh failed (build/logs/qemu-build.log)"
+		fi
+	fi
+fi
+if want qemu && [ -n "$qemu_spe" ] && [ -x tools/qemu/conformance/run.sh ]; then
+	run_suite conformance tools/qemu/conformance/run.sh "$qemu_spe"
+fi
+
+if want vm; then
+	kid=$(tools/kernels/fetch.sh --default)
+	if ! tools/kernels/kmake.sh "$kid" modules >build/logs/vm-module.log 2>&1; then
+		suite_error vm "the module does not build (build/logs/vm-module.log)"
+	else
+		ko=build/$kid/arm_spe_perf.ko
+		T=$'\t'
+		# Without SPE (Debian's QEMU): the module refuses cleanly.
+		mkdir -p build/vm
+		printf "%s\n" "module_nospe${T}120${T}./module_nospe.sh ./arm_spe_perf.ko" >build/vm/nospe.list
+		run_suite vm-nospe tools/vm/run.sh --suite vm-nospe --kernel "$kid" --qemu "$(command -v qemu-system-aarch64)" \
+			--list build/vm/nospe.list --file "$ko:/tests/" --file selftests/arm_spe/module_nospe.sh:/tests/
+		if [ -n "$qemu_spe" ]; then
+			printf '%s\n' "module_load${T}120${T}./module_load.sh ./arm_spe_perf.ko" >build/vm/spe.list
+			run_suite vm-spe tools/vm/run.sh --suite vm-spe --kernel "$kid" --qemu "$qemu_spe" \
+				--list build/vm/spe.list --file "$ko:/tests/" --file selftests/arm_spe/module_load.sh:/tests/
+		elif [ ! -x tools/qemu/build.sh ]; then
+			summary+=("vm-spe: 0 passed, 0 failed, 1 skipped (the SPE emulation, tools/qemu, is not in the tree yet)")
+		fi
+	fi
+fi
+
+if want harness; then
+	run_suite harness tools/vm/selftest.sh
+fi
+
+echo
+echo "=== summary (wall time $(($(date +%s) - t_total))s)"
+p=0 f=0 s=0
+for line in "${summary[@]}"; do
+	echo "$line"
+	read -r a b c < <(sed -E 's/^[^:]+: ([0-9]+) passed, ([0-9]+) failed, ([0-9]+) skipped.*/\1 \2 \3/' <<<"$line")
+	p=$((p + a)); f=$((f + b)); s=$((s + c))
+done
+echo "total: $p passed, $f failed, $s skipped"
+[ "$f" -eq 0 ]
