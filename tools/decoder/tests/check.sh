@@ -43,13 +43,19 @@ case_skip() { say "SKIP: $1: $2"; skip=$((skip + 1)); }
 finish() {
 	local line="decoder: $pass passed, $fail failed, $skip skipped"
 
-	if [ -n "${DEFER_PID:-}" ] && kill -0 "$DEFER_PID" 2>/dev/null; then
-		# make -C prints "make: Leaving directory" after this recipe:
-		# print the summary once make has exited (see Makefile).
+	# "make -C" prints "make: Leaving directory" after this recipe ends
+	# (GNU make decides so at start-up; the Makefile cannot turn it off).
+	# DEFER_PID is make's pid in that case (see Makefile). On a pipe the
+	# summary is printed once make has exited, so it is the last line the
+	# reader sees; on a file it is printed now and again after make exits;
+	# on a terminal it is printed now.
+	if [ -n "${DEFER_PID:-}" ] && kill -0 "$DEFER_PID" 2>/dev/null &&
+	   { [ -p /dev/stdout ] || [ -f /dev/stdout ]; }; then
+		[ -p /dev/stdout ] || say "$line"
 		(
 			i=0
-			while kill -0 "$DEFER_PID" 2>/dev/null && [ $i -lt 6000 ]; do
-				sleep 0.01
+			while kill -0 "$DEFER_PID" 2>/dev/null && [ $i -lt 12000 ]; do
+				sleep 0.005
 				i=$((i + 1))
 			done
 			say "$line"
