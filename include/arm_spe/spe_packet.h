@@ -219,6 +219,13 @@ static inline uint64_t spe_addr_va_sext(uint64_t payload)
 #define SPE_CNT_SAT12			0x0fffu	/* saturated, 12-bit counters */
 #define SPE_CNT_SAT16			0xffffu	/* saturated, 16-bit counters */
 #define SPE_CNT_MASK12			0x0fffu
+/*
+ * COUNT for a counter payload p with PMSIDR_EL1.CountSize giving 12 or 16
+ * bit counters ("byte 1 bits [7:4] read as 0b0000" with 12-bit counters),
+ * and whether it saturated (0xFFF / 0xFFFF).
+ */
+#define SPE_CNT_VALUE(p, bits)		((unsigned)(p) & ((bits) == 12 ? 0x0fffu : 0xffffu))
+#define SPE_CNT_SATURATED(p, bits)	(SPE_CNT_VALUE(p, bits) == ((bits) == 12 ? 0x0fffu : 0xffffu))
 
 /* ------------------------------------------------------------------ */
 /* D18.2.6 Events packet: E[n] is payload bit n.                       */

@@ -167,6 +167,8 @@ static void report_unknown(const struct opts *o, uint64_t off, const struct spe_
 
 /* ---------------- dump ---------------- */
 
+static const struct opts *dump_opts;
+
 static void dump_packets(const uint8_t *buf, size_t from, size_t to)
 {
 	char desc[256], hex[40];
@@ -194,6 +196,19 @@ static void dump_packets(const uint8_t *buf, size_t from, size_t to)
 		spe_pkt_describe(&pkt, desc, sizeof(desc));
 		printf("%08zx: %-30s %s\n", pos, hex, desc);
 		pos += (size_t)n;
+		if (pkt.type == SPE_PKT_ALIGN && !pkt.reserved && dump_opts &&
+		    (dump_opts->flags & SPE_DEC_LEGACY_ALIGN)) {
+			/* [000] 5.3.2: the bytes up to the boundary are UNKNOWN */
+			uint64_t a = SPE_ALIGN_BYTES(pkt.index), addr = dump_opts->base + pos;
+			uint64_t next = ((addr + a - 1) & ~(a - 1)) - dump_opts->base;
+
+			if (next > to)
+				next = to;
+			if (next > pos)
+				printf("%08zx: %-30s (%zu alignment bytes skipped)\n", pos, "..",
+				       (size_t)next - pos);
+			pos = (size_t)next;
+		}
 	}
 }
 
@@ -306,12 +321,11 @@ static void json_record(const struct opts *o, const struct spe_record *r)
 		static const char *const key[SPE_REC_NCNT] = {
 			"total", "issue", "xlat", NULL, "alt_issue",
 		};
-		unsigned int sat = o->counter_bits == 12 ? SPE_CNT_SAT12 : SPE_CNT_SAT16;
-
 		if (!(r->present & SPE_REC_CNT(i)) || !key[i])
 			continue;
-		printf("%s\"%s\":%u", first ? ",\"lat\":{" : ",", key[i], r->counter[i]);
-		if (r->counter[i] == sat)
+		printf("%s\"%s\":%u", first ? ",\"lat\":{" : ",", key[i],
+		       SPE_CNT_VALUE(r->counter[i], o->counter_bits));
+		if (SPE_CNT_SATURATED(r->counter[i], o->counter_bits))
 			printf(",\"%s_saturated\":true", key[i]);
 		first = 0;
 	}
@@ -580,6 +594,7 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
+	dump_opts = &o;
 	spe_decoder_init(&d, buf, len, o.flags);
 	d.buf_addr = o.base;
 	for (;;) {

@@ -134,6 +134,11 @@ if run 0 --json "$T/unknown.bin" &&
 	ok unknown-packet; else ko unknown-packet "rc=$rc"; fi
 if run 0 --legacy-align --json "$T/align.bin" && grep -q '"offset":8,' "$T/out"; then
 	ok legacy-align; else ko legacy-align "rc=$rc"; fi
+if run 0 --legacy-align "$T/align.bin" && grep -q '^00000001: 22 00 .*ALIGN 8' "$T/out" &&
+   grep -q '(5 alignment bytes skipped)' "$T/out" && grep -q '^00000008: 42 02 ' "$T/out"; then
+	ok legacy-align-dump; else ko legacy-align-dump "rc=$rc"; fi
+if run 0 --json --counter-bits=12 "$T/four.bin" && grep -q '"lat":{"total":42,"issue":5,"xlat":3}' "$T/out"; then
+	ok counter-bits; else ko counter-bits "rc=$rc"; fi
 if run 1 --json "$T/align.bin" && grep -q "offset 0x3 (3): reserved extended" "$T/err"; then
 	ok align-current-arm; else ko align-current-arm "rc=$rc"; fi
 run 1 --summary --max-errors=3 "$T/garbage.bin"
