@@ -31,7 +31,7 @@ while [ $# -gt 0 ]; do
 	esac
 done
 
-SPE_LOG_TAG=decoder-bench
+export SPE_LOG_TAG=decoder-bench
 # shellcheck source=../lib/apt.sh
 . "$TOP/tools/lib/apt.sh"
 CC=${CC:-gcc}

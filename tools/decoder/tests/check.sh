@@ -75,6 +75,7 @@ fi
 # --- host packages -----------------------------------------------------------
 PKGS="clang libclang-rt-14-dev libfuzzer-14-dev"
 # shellcheck source=../../lib/apt.sh
+# shellcheck disable=SC2086 # PKGS is a word list
 if ! (. "$TOP/tools/lib/apt.sh" && spe_need_host_pkgs $PKGS) >"$LOG/pkgs.log" 2>&1; then
 	say "warning: could not install host packages ($PKGS); see $LOG/pkgs.log"
 fi
@@ -220,7 +221,7 @@ else
 			"$FD/corpus" "$FD/seeds" >"$LOG/fuzz.log" 2>&1
 		rc=$?
 		execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$LOG/fuzz.log" | tail -1)
-		if [ $rc -eq 0 ] && ! ls "$FD/artifacts" | grep -q .; then
+		if [ $rc -eq 0 ] && [ -z "$(find "$FD/artifacts" -type f)" ]; then
 			case_pass "fuzz: ${execs:-?} executions in ${FUZZ_SECONDS}s, 0 crashes"
 		else
 			grep -m5 -E 'ERROR|runtime error|deadly signal|Test unit written' "$LOG/fuzz.log"

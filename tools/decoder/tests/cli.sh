@@ -4,6 +4,8 @@
 # CLI tests for spe-decode. Usage: cli.sh PATH/TO/spe-decode
 # Prints one "PASS: cli:name" / "FAIL: cli:name: why" line per case.
 # Inputs are hand-written byte strings (Arm ARM D18.1/D18.2 encodings).
+# The hand-written byte strings below are printf formats on purpose.
+# shellcheck disable=SC2059
 set -u
 
 BIN=${1:?usage: cli.sh path/to/spe-decode}
