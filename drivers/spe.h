@@ -46,6 +46,30 @@ enum spe_stat {
 	SPE_STAT_NR,
 };
 
+struct spe_pmu;
+
+/* Per-CPU state; the PPI's percpu dev_id points here. */
+struct spe_cpu {
+	struct perf_output_handle handle;	/* open AUX transaction */
+	struct spe_pmu		*spe;
+	struct perf_event	*event;		/* running event, or NULL */
+	unsigned int		idle_restarts;	/* restarts with no data */
+};
+
+/* The AUX buffer of one event, mapped contiguously. */
+struct spe_buf {
+	int			nr_pages;
+	bool			snapshot;
+	void			*base;
+};
+
+/* Decision taken on a buffer management event. */
+enum spe_action {
+	SPE_ACT_NONE,		/* PMBSR.S clear: nothing happened */
+	SPE_ACT_RESTART,	/* hand data to perf, reprogram, go on */
+	SPE_ACT_STOP,		/* hand data to perf, stop the event */
+};
+
 struct spe_pmu {
 	struct pmu		pmu;
 	struct platform_device	*pdev;
@@ -63,7 +87,7 @@ struct spe_pmu {
 	u16			counter_sz;	/* PMSIDR.CountSize */
 	int			probe_err;	/* from the per-CPU probe */
 
-	struct perf_output_handle __percpu *handle;
+	struct spe_cpu __percpu	*pcpu;
 	atomic64_t		stats[SPE_STAT_NR];
 	char			name[16];
 };
@@ -75,15 +99,45 @@ static inline void spe_stat_add(struct spe_pmu *spe, enum spe_stat s, u64 v)
 	atomic64_add(v, &spe->stats[s]);
 }
 
+/* Config fields (format/ in sysfs); see spe_sysfs.c for the names. */
+#define SPE_CFG_TS		BIT_ULL(0)
+#define SPE_CFG_PA		BIT_ULL(1)
+#define SPE_CFG_PCT		BIT_ULL(2)
+#define SPE_CFG_JITTER		BIT_ULL(16)
+#define SPE_CFG_BRANCH		BIT_ULL(32)
+#define SPE_CFG_LOAD		BIT_ULL(33)
+#define SPE_CFG_STORE		BIT_ULL(34)
+#define SPE_CFG_DISCARD		BIT_ULL(35)
+#define SPE_CFG_BRANCH_MASK	BIT_ULL(36)
+#define SPE_CFG_LOAD_MASK	BIT_ULL(37)
+#define SPE_CFG_STORE_MASK	BIT_ULL(38)
+#define SPE_CFG_SIMD		BIT_ULL(39)
+#define SPE_CFG_SIMD_MASK	BIT_ULL(40)
+#define SPE_CFG_FLOAT		BIT_ULL(41)
+#define SPE_CFG_FLOAT_MASK	BIT_ULL(42)
+#define SPE_CFG_TYPE_FILT	(SPE_CFG_BRANCH | SPE_CFG_LOAD | SPE_CFG_STORE)
+#define SPE_CFG_EFT_FILT	(SPE_CFG_BRANCH_MASK | SPE_CFG_LOAD_MASK | \
+				 SPE_CFG_STORE_MASK | SPE_CFG_SIMD | \
+				 SPE_CFG_SIMD_MASK | SPE_CFG_FLOAT | \
+				 SPE_CFG_FLOAT_MASK)
+#define SPE_CFG_ALL		(SPE_CFG_TS | SPE_CFG_PA | SPE_CFG_PCT | \
+				 SPE_CFG_JITTER | SPE_CFG_TYPE_FILT | \
+				 SPE_CFG_DISCARD | SPE_CFG_EFT_FILT)
+#define SPE_CFG2_MIN_LAT_BITS	12	/* config2:0-11 */
+
 /* spe_pmu.c */
 int spe_pmu_register(struct spe_pmu *spe);
 void spe_pmu_unregister(struct spe_pmu *spe);
-void spe_pmu_disable_and_drain_local(void);
-void spe_pmu_restart_after_irq(struct spe_pmu *spe,
-			       struct perf_output_handle *handle);
+u64 spe_aux_end(struct spe_pmu *spe, struct perf_output_handle *h,
+		u32 aux_flags, u64 pmbsr);
+int spe_aux_begin(struct spe_pmu *spe, struct perf_output_handle *h,
+		  struct perf_event *event);
+void spe_program_event(struct spe_pmu *spe, struct perf_event *event);
 
 /* spe_irq.c */
 irqreturn_t spe_pmu_irq_handler(int irq, void *dev);
+enum spe_action spe_decode_pmbsr(struct spe_pmu *spe, u64 pmbsr,
+				 u32 *aux_flags);
 
 /* spe_sysfs.c */
 extern const struct attribute_group *spe_attr_groups[];

@@ -8,6 +8,7 @@
 #define ARM_SPE_PERF_SPE_COMPAT_H
 
 #include <linux/version.h>
+#include <linux/capability.h>
 #include <linux/cpumask.h>
 #include <linux/interrupt.h>
 #include <linux/irq.h>
@@ -43,13 +44,28 @@
 #define spe_attr_config4(a)	0ULL
 #endif
 
-/* perf_allow_kernel() lost its (unused) attr argument in 6.8. */
+/* struct pmu gained a parent device in 6.8 (shown as the PMU's parent). */
+static inline void spe_pmu_set_parent(struct pmu *pmu, struct device *dev)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 8, 0)
+	pmu->parent = dev;
+#endif
+}
+
+/*
+ * Access to kernel data (physical addresses, physical timer, context IDs):
+ * from 6.8 perf_allow_kernel() is an exported function applying
+ * perf_event_paranoid (<= 1) or CAP_PERFMON, as the in-tree driver does.
+ * Before that it is an inline reading symbols modules cannot link
+ * against (sysctl_perf_event_paranoid, security_perf_event_open), so the
+ * check falls back to CAP_PERFMON alone, as the in-tree driver did then.
+ */
 static inline int spe_perf_allow_kernel(struct perf_event *event)
 {
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 8, 0)
 	return perf_allow_kernel();
 #else
-	return perf_allow_kernel(&event->attr);
+	return perfmon_capable() ? 0 : -EACCES;
 #endif
 }
 

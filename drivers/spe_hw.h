@@ -63,6 +63,28 @@ static inline void spe_drain(void)
 	isb();
 }
 
+/*
+ * Stop sampling and the buffer, keeping every record already sampled:
+ *  1. PMSCR_EL1.{E0SPE,E1SPE} = 0 stops operations being selected for
+ *     sampling (SPE supplement 3.2.1); the ISB is the context
+ *     synchronization event that makes the direct write visible to the
+ *     indirect reads of profiling (3.6).
+ *  2. PSB CSYNC + DSB: the records of every operation sampled before that
+ *     ISB reach memory (3.6). Without this, disabling the buffer could
+ *     lose or corrupt records in flight (3.6.1 UNPREDICTABLE behavior).
+ *  3. PMBLIMITR_EL1 = 0 disables the buffer; the ISB makes PMBPTR_EL1
+ *     stable for the caller to read.
+ */
+static inline void spe_disable_and_drain_local(void)
+{
+	spe_write(0, PMSCR);
+	isb();
+	spe_psb_csync();
+	dsb(nsh);
+	spe_write(0, PMBLIMITR);
+	isb();
+}
+
 /* PMSIDR_EL1.Interval encodes the minimum sampling interval (4.3.11). */
 static inline u32 spe_interval_min(u64 pmsidr)
 {

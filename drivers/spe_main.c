@@ -46,18 +46,7 @@ static unsigned int spe_pmsver_of(u64 dfr0)
  */
 static void spe_reset_local(void)
 {
-	/*
-	 * Profiling is disabled by PMSCR_EL1.{E0SPE,E1SPE} = 0 (SPE
-	 * supplement 3.2.1); the ISB is the context synchronization event
-	 * after which no new sample is generated. PSB CSYNC + DSB then drain
-	 * what is in flight (3.6) before the buffer is disabled, so no record
-	 * can be written through a stale PMBPTR_EL1 afterwards.
-	 */
-	spe_write(0, PMSCR);
-	isb();
-	spe_drain();
-	spe_write(0, PMBLIMITR);
-	isb();
+	spe_disable_and_drain_local();
 	/* Clear any management event left over, e.g. by firmware (4.3.4). */
 	spe_write(0, PMBSR);
 	isb();
@@ -212,16 +201,18 @@ static int spe_device_probe(struct platform_device *pdev)
 	if (spe->probe_err)
 		return spe->probe_err;
 
-	spe->handle = alloc_percpu(typeof(*spe->handle));
-	if (!spe->handle)
+	spe->pcpu = alloc_percpu(struct spe_cpu);
+	if (!spe->pcpu)
 		return -ENOMEM;
+	for_each_possible_cpu(i)
+		per_cpu_ptr(spe->pcpu, i)->spe = spe;
 
 	ret = spe_request_ppi(spe->irq, spe_pmu_irq_handler, SPE_DRVNAME,
-			      &spe->supported_cpus, spe->handle);
+			      &spe->supported_cpus, spe->pcpu);
 	if (ret) {
 		dev_err(dev, "cannot request PPI %d (error %d); not probing\n",
 			spe->irq, ret);
-		goto out_free_handle;
+		goto out_free_pcpu;
 	}
 
 	ret = cpuhp_state_add_instance(spe_cpuhp_state, &spe->hp_node);
@@ -247,9 +238,9 @@ out_free_id:
 out_remove_cpuhp:
 	cpuhp_state_remove_instance(spe_cpuhp_state, &spe->hp_node);
 out_free_irq:
-	free_percpu_irq(spe->irq, spe->handle);
-out_free_handle:
-	free_percpu(spe->handle);
+	free_percpu_irq(spe->irq, spe->pcpu);
+out_free_pcpu:
+	free_percpu(spe->pcpu);
 	return ret;
 }
 
@@ -258,17 +249,16 @@ static SPE_REMOVE_RET spe_device_remove(struct platform_device *pdev)
 	struct spe_pmu *spe = platform_get_drvdata(pdev);
 
 	/*
-	 * perf core holds a reference on this module for every open event,
-	 * so by the time the driver is unbound through module unload no
-	 * event exists; unbinding through sysfs with events open is handled
-	 * by perf_pmu_unregister() which waits for them.
+	 * perf core holds a reference on this module for every open event
+	 * (pmu->module), so module unload cannot start while one exists;
+	 * bind/unbind through sysfs is suppressed.
 	 */
 	spe_pmu_unregister(spe);
 	ida_free(&spe_ida, spe->id);
 	/* Teardown runs spe_cpu_offline() on every online CPU. */
 	cpuhp_state_remove_instance(spe_cpuhp_state, &spe->hp_node);
-	free_percpu_irq(spe->irq, spe->handle);
-	free_percpu(spe->handle);
+	free_percpu_irq(spe->irq, spe->pcpu);
+	free_percpu(spe->pcpu);
 	return SPE_REMOVE_OK;
 }
 

@@ -1,21 +1,621 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * spe_pmu.c - perf PMU callbacks and AUX buffer handling (skeleton: the
- * PMU is not registered yet).
+ * spe_pmu.c - the perf side of arm_spe_perf: event validation
+ * (event_init), add/del/start/stop, the AUX buffer (setup_aux/free_aux)
+ * and the placement of the hardware write window inside it (normal,
+ * snapshot and discard modes), and PMU registration.
+ *
+ * Placement rules, from the Arm ARM D17.7.4 (file 001) and the SPE
+ * supplement 3.4.1/3.5.2 (file 000):
+ *  - RHLXGD: PMBPTR_EL1 must be aligned to 2^PMBIDR_EL1.Align when the
+ *    buffer is configured; the gap is filled with Padding packets.
+ *  - RHXSYK: when profiling is enabled PMBPTR_EL1 must be at least one
+ *    maximum-size record (2^PMSIDR_EL1.MaxSize) below the limit, and share
+ *    its top byte; otherwise the behaviour is CONSTRAINED UNPREDICTABLE
+ *    (RPGGHS). When less than that fits before the end of the buffer, the
+ *    rest is padded and the window starts again at the beginning.
+ *  - PMBLIMITR_EL1.LIMIT is in units of 4KiB (4.3.2): every limit is page
+ *    aligned.
  */
+#include <linux/kernel.h>
+#include <linux/mm.h>
+#include <linux/perf_event.h>
+#include <linux/slab.h>
+#include <linux/smp.h>
+#include <linux/string.h>
+#include <linux/vmalloc.h>
+#include <asm/virt.h>
+
 #include "spe.h"
+#include "spe_compat.h"
+#include "spe_hw.h"
+#include "spe_trace.h"
+
+/* A Padding packet is the single byte 0x00 (SPE supplement 5.3.9). */
+#define SPE_PAD_BYTE		0x00
+
+/* PMSIRR_EL1.INTERVAL holds bits [31:8] of the period (4.3.12). */
+#define SPE_PERIOD_MAX		((u64)SPE_PMSIRR_INTERVAL_MASK)
+
+static inline u64 spe_buf_size(const struct spe_buf *buf)
+{
+	return (u64)buf->nr_pages << PAGE_SHIFT;
+}
+
+/* Offset in the buffer of a free-running perf AUX index. */
+static inline u64 spe_buf_off(const struct spe_buf *buf, unsigned long idx)
+{
+	return idx % spe_buf_size(buf);
+}
+
+/* Write @len Padding packets at the head; callers keep head+len <= size. */
+static void spe_pad(struct perf_output_handle *h, u64 len)
+{
+	struct spe_buf *buf = perf_get_aux(h);
+	u64 head = spe_buf_off(buf, h->head);
+
+	if (!len)
+		return;
+	memset(buf->base + head, SPE_PAD_BYTE, len);
+	if (buf->snapshot)
+		h->head += len;
+	else
+		perf_aux_output_skip(h, len);
+}
+
+/*
+ * Normal mode: the window runs from the (aligned) head to the first of:
+ * the end of the buffer, the page holding unread data (tail) and the page
+ * after the wakeup watermark, so that a buffer full event doubles as the
+ * watermark interrupt. Returns the limit offset, or 0 after ending the
+ * transaction as truncated when there is no room.
+ */
+static u64 spe_next_limit(struct spe_pmu *spe, struct perf_output_handle *h)
+{
+	struct spe_buf *buf = perf_get_aux(h);
+	const u64 size = spe_buf_size(buf);
+	u64 head, tail, wake, limit;
+	int pass;
+
+	for (pass = 0; pass < 3; pass++) {
+		head = spe_buf_off(buf, h->head);
+		/* RHLXGD: align the write pointer. */
+		if (!IS_ALIGNED(head, spe->align)) {
+			spe_pad(h, min_t(u64, ALIGN(head, spe->align) - head,
+					 h->size));
+			head = spe_buf_off(buf, h->head);
+		}
+		if (!h->size)
+			break;
+
+		/* Never overwrite data user space has not consumed yet. */
+		tail = spe_buf_off(buf, h->head + h->size);
+		limit = size;
+		if (head < tail)
+			limit = round_down(tail, PAGE_SIZE);
+
+		/* Stop at the page boundary after the wakeup watermark. */
+		wake = spe_buf_off(buf, h->wakeup);
+		if (h->wakeup - h->head < h->size && head <= wake) {
+			u64 w = round_up(wake, PAGE_SIZE);
+
+			if (w > head)
+				limit = min(limit, w);
+		}
+
+		/* RHXSYK: room for at least one maximum-size record. */
+		if (limit > head && limit - head >= spe->max_record_sz)
+			return limit;
+
+		/* Too little room below the limit: pad up to it, try again. */
+		spe_pad(h, limit > head ? min_t(u64, limit - head, h->size) :
+			h->size);
+	}
+
+	perf_aux_output_flag(h, PERF_AUX_FLAG_TRUNCATED);
+	spe_stat_add(spe, SPE_STAT_TRUNCATED, 1);
+	spe_stat_add(spe, SPE_STAT_OUTPUTS, 1);
+	trace_spe_aux_output(smp_processor_id(), 0, PERF_AUX_FLAG_TRUNCATED);
+	perf_aux_output_end(h, 0);
+	return 0;
+}
+
+/*
+ * Snapshot mode: the records cannot be parsed backwards, so the buffer is
+ * used as two halves and each window stays inside one half. When user
+ * space takes a snapshot at least the previous half holds whole records
+ * starting at its beginning. The head index is the buffer offset.
+ */
+static u64 spe_next_snapshot_limit(struct spe_pmu *spe,
+				   struct perf_output_handle *h)
+{
+	struct spe_buf *buf = perf_get_aux(h);
+	const u64 size = spe_buf_size(buf);
+	const u64 half = size / 2;
+	u64 head = spe_buf_off(buf, h->head);
+	u64 limit;
+
+	h->head = head;
+	if (!IS_ALIGNED(head, spe->align)) {
+		/* RHLXGD; a half is page aligned so this cannot cross it. */
+		spe_pad(h, ALIGN(head, spe->align) - head);
+		head = h->head;
+	}
+	limit = head < half ? half : size;
+	if (limit - head < spe->max_record_sz) {
+		/* RHXSYK: too close to the end of this half, use the next. */
+		spe_pad(h, limit - head);
+		head = limit % size;
+		h->head = head;
+		limit = head + half;
+	}
+	return limit;
+}
+
+/*
+ * Open an AUX transaction for @event and point the buffer registers at
+ * the next window. The caller enables profiling (or clears PMBSR.S)
+ * afterwards; the registers are written while profiling is disabled, so
+ * no ordering with sampling is needed here. Returns 0 when the buffer is
+ * enabled, -ENOSPC when there is no room (the buffer is left disabled).
+ */
+int spe_aux_begin(struct spe_pmu *spe, struct perf_output_handle *h,
+		  struct perf_event *event)
+{
+	struct spe_buf *buf;
+	u64 base, limit;
+
+	if (event->attr.config & SPE_CFG_DISCARD) {
+		/*
+		 * Discard mode (PMBLIMITR_EL1.FM = 0b10, FEAT_SPEv1p2): the
+		 * records are dropped and PMBPTR_EL1 is not used, so no AUX
+		 * transaction is opened (D17.7.4 does not apply).
+		 */
+		limit = SPE_FIELD_PREP(SPE_PMBLIMITR_FM, SPE_PMBLIMITR_FM_DISCARD) |
+			SPE_PMBLIMITR_E_MASK;
+		spe_write(limit, PMBLIMITR);
+		trace_spe_buf_program(smp_processor_id(), 0, 0, limit);
+		return 0;
+	}
+
+	buf = perf_aux_output_begin(h, event);
+	if (!buf)
+		goto no_room;
+
+	limit = buf->snapshot ? spe_next_snapshot_limit(spe, h) :
+				spe_next_limit(spe, h);
+	if (!limit)
+		goto no_room;
+
+	base = (u64)(unsigned long)buf->base;
+	/* RHXSYK/RHLXGD hold for this pair: see spe_next_*limit(). */
+	spe_write(base + spe_buf_off(buf, h->head), PMBPTR);
+	spe_write((base + limit) | SPE_PMBLIMITR_E_MASK, PMBLIMITR);
+	trace_spe_buf_program(smp_processor_id(), spe_buf_off(buf, h->head),
+			      limit, (base + limit) | SPE_PMBLIMITR_E_MASK);
+	return 0;
+
+no_room:
+	/*
+	 * The buffer may only be stopped by a management event (PMBSR.S);
+	 * disable it explicitly so clearing PMBSR.S cannot restart it.
+	 */
+	spe_write(0, PMBLIMITR);
+	return -ENOSPC;
+}
+
+/*
+ * Close the AUX transaction: the data runs from the head to PMBPTR_EL1.
+ * Returns the number of bytes handed to perf.
+ * The caller has drained (PSB CSYNC; DSB; ISB) so PMBPTR_EL1 is current
+ * and the records are in memory (SPE supplement 3.6).
+ */
+u64 spe_aux_end(struct spe_pmu *spe, struct perf_output_handle *h,
+		u32 aux_flags, u64 pmbsr)
+{
+	struct spe_buf *buf = perf_get_aux(h);
+	u64 head, ptr, off, size = 0;
+
+	if (!buf)
+		return 0;
+	head = spe_buf_off(buf, h->head);
+	ptr = spe_read(PMBPTR);
+	off = ptr - (u64)(unsigned long)buf->base;
+
+	/*
+	 * After an external abort reported asynchronously nothing in the
+	 * buffer can be trusted (3.5.4), nor can PMBPTR_EL1. A pointer
+	 * outside the window is equally unusable.
+	 */
+	if (SPE_FIELD_GET(SPE_PMBSR_EA, pmbsr) || off < head ||
+	    off > spe_buf_size(buf))
+		aux_flags |= PERF_AUX_FLAG_TRUNCATED | PERF_AUX_FLAG_PARTIAL;
+	else
+		size = off - head;
+
+	if (buf->snapshot)
+		h->head = off <= spe_buf_size(buf) ? off : head;
+
+	if (aux_flags & PERF_AUX_FLAG_TRUNCATED)
+		spe_stat_add(spe, SPE_STAT_TRUNCATED, 1);
+	if (aux_flags & PERF_AUX_FLAG_COLLISION)
+		spe_stat_add(spe, SPE_STAT_COLLISIONS, 1);
+	spe_stat_add(spe, SPE_STAT_BYTES, size);
+	spe_stat_add(spe, SPE_STAT_OUTPUTS, 1);
+	trace_spe_aux_output(smp_processor_id(), size, aux_flags);
+
+	if (aux_flags)
+		perf_aux_output_flag(h, aux_flags);
+	perf_aux_output_end(h, size);
+	return size;
+}
+
+/* Program filters, interval and controls, then enable sampling. */
+void spe_program_event(struct spe_pmu *spe, struct perf_event *event)
+{
+	struct perf_event_attr *attr = &event->attr;
+	struct hw_perf_event *hwc = &event->hw;
+	u64 irr;
+
+	spe_write(hwc->config_base, PMSFCR);
+	if (spe->features & SPE_FEAT_FILT_EVT)
+		spe_write(attr->config1, PMSEVFR);
+	if (spe->features & SPE_FEAT_INV_FILT_EVT)
+		spe_write(spe_attr_config3(attr), PMSNEVFR);
+	if (spe->features & SPE_FEAT_FILT_LAT)
+		spe_write(attr->config2, PMSLATFR);
+	if (spe->features & SPE_FEAT_FDS)
+		spe_write(spe_attr_config4(attr), PMSDSFR);
+
+	irr = hwc->sample_period & SPE_PMSIRR_INTERVAL_MASK;
+	if (attr->config & SPE_CFG_JITTER)
+		irr |= SPE_PMSIRR_RND_MASK;
+	spe_write(irr, PMSIRR);
+
+	/*
+	 * PMSICR_EL1: 0 on a fresh start makes the hardware load the
+	 * interval from PMSIRR_EL1 (3.1.1); after a stop, the saved count
+	 * resumes the interval where it was.
+	 */
+	spe_write(local64_read(&hwc->period_left), PMSICR);
+
+	/*
+	 * The ISB is the context synchronization event that makes the
+	 * filter, interval and buffer writes above visible to the indirect
+	 * reads of every operation sampled once PMSCR_EL1 enables sampling
+	 * (3.6); the second one makes the enable itself take effect.
+	 */
+	isb();
+	spe_write(hwc->config, PMSCR);
+	isb();
+}
+
+static void spe_start(struct perf_event *event, int flags)
+{
+	struct spe_pmu *spe = to_spe_pmu(event->pmu);
+	struct spe_cpu *c = this_cpu_ptr(spe->pcpu);
+	struct hw_perf_event *hwc = &event->hw;
+
+	hwc->state = 0;
+	c->idle_restarts = 0;
+	if (!(flags & PERF_EF_RELOAD))
+		local64_set(&hwc->period_left, 0);
+
+	if (spe_aux_begin(spe, &c->handle, event)) {
+		hwc->state |= PERF_HES_STOPPED;
+		return;
+	}
+	c->event = event;
+	spe_program_event(spe, event);
+}
+
+static void spe_stop(struct perf_event *event, int flags)
+{
+	struct spe_pmu *spe = to_spe_pmu(event->pmu);
+	struct spe_cpu *c = this_cpu_ptr(spe->pcpu);
+	struct hw_perf_event *hwc = &event->hw;
+	u32 aux_flags = 0;
+	u64 pmbsr;
+
+	if (hwc->state & PERF_HES_STOPPED)
+		return;
+
+	/* Sampling off, records drained, buffer off: see spe_hw.h. */
+	spe_disable_and_drain_local();
+	c->event = NULL;
+
+	/*
+	 * A management event may have fired just before sampling stopped
+	 * (interrupts are off here): account for it in this transaction and
+	 * clear PMBSR_EL1, which also takes down PMBIRQ (3.5) so the pending
+	 * interrupt finds PMBSR.S clear and is treated as spurious. COLL is
+	 * sticky without S and reported here too.
+	 */
+	pmbsr = spe_read(PMBSR);
+	spe_decode_pmbsr(spe, pmbsr, &aux_flags);
+	if (perf_get_aux(&c->handle))
+		spe_aux_end(spe, &c->handle, aux_flags, pmbsr);
+	if (pmbsr) {
+		spe_write(0, PMBSR);
+		isb();
+	}
+
+	if (flags & PERF_EF_UPDATE) {
+		/* Resume the interval where it stopped (3.1.3). */
+		local64_set(&hwc->period_left, spe_read(PMSICR));
+		hwc->state |= PERF_HES_UPTODATE;
+	}
+	hwc->state |= PERF_HES_STOPPED;
+}
+
+static int spe_add(struct perf_event *event, int flags)
+{
+	struct spe_pmu *spe = to_spe_pmu(event->pmu);
+	struct hw_perf_event *hwc = &event->hw;
+
+	/* A per-task event may be scheduled on a CPU without this SPE. */
+	if (!cpumask_test_cpu(smp_processor_id(), &spe->supported_cpus))
+		return -ENOENT;
+
+	hwc->state = PERF_HES_UPTODATE | PERF_HES_STOPPED;
+	if (flags & PERF_EF_START) {
+		spe_start(event, PERF_EF_RELOAD);
+		if (hwc->state & PERF_HES_STOPPED)
+			return -EINVAL;
+	}
+	return 0;
+}
+
+static void spe_del(struct perf_event *event, int flags)
+{
+	spe_stop(event, PERF_EF_UPDATE);
+}
+
+static void spe_read_event(struct perf_event *event)
+{
+	/* SPE has no counter; all output goes to the AUX buffer. */
+}
+
+/* PMSCR_EL1 value for @event, given the opener's privileges. */
+static u64 spe_event_pmscr(struct perf_event *event)
+{
+	struct perf_event_attr *attr = &event->attr;
+	u64 reg = 0;
+
+	if (attr->config & SPE_CFG_TS)
+		reg |= SPE_PMSCR_TS_MASK;
+	if (attr->config & SPE_CFG_PA)
+		reg |= SPE_PMSCR_PA_MASK;
+	if (attr->config & SPE_CFG_PCT)
+		reg |= SPE_FIELD_PREP(SPE_PMSCR_PCT, SPE_PMSCR_PCT_PHYS);
+	if (!attr->exclude_user)
+		reg |= SPE_PMSCR_E0SPE_MASK;
+	if (!attr->exclude_kernel)
+		reg |= SPE_PMSCR_E1SPE_MASK;
+	/*
+	 * CONTEXTIDR_EL1 holds the PID with CONFIG_PID_IN_CONTEXTIDR: only
+	 * record it for openers allowed to see kernel data.
+	 */
+	if (IS_ENABLED(CONFIG_PID_IN_CONTEXTIDR) && !spe_perf_allow_kernel(event))
+		reg |= SPE_PMSCR_CX_MASK;
+	return reg;
+}
+
+static u64 spe_event_pmsfcr(struct perf_event *event)
+{
+	struct perf_event_attr *attr = &event->attr;
+	u64 cfg = attr->config, reg = 0;
+
+	if (cfg & SPE_CFG_BRANCH)
+		reg |= SPE_PMSFCR_B_MASK;
+	if (cfg & SPE_CFG_LOAD)
+		reg |= SPE_PMSFCR_LD_MASK;
+	if (cfg & SPE_CFG_STORE)
+		reg |= SPE_PMSFCR_ST_MASK;
+	if (cfg & SPE_CFG_BRANCH_MASK)
+		reg |= SPE_PMSFCR_BM_MASK;
+	if (cfg & SPE_CFG_LOAD_MASK)
+		reg |= SPE_PMSFCR_LDM_MASK;
+	if (cfg & SPE_CFG_STORE_MASK)
+		reg |= SPE_PMSFCR_STM_MASK;
+	if (cfg & SPE_CFG_SIMD)
+		reg |= SPE_PMSFCR_SIMD_MASK;
+	if (cfg & SPE_CFG_SIMD_MASK)
+		reg |= SPE_PMSFCR_SIMDM_MASK;
+	if (cfg & SPE_CFG_FLOAT)
+		reg |= SPE_PMSFCR_FP_MASK;
+	if (cfg & SPE_CFG_FLOAT_MASK)
+		reg |= SPE_PMSFCR_FPM_MASK;
+	if (reg)
+		reg |= SPE_PMSFCR_FT_MASK;
+	if (attr->config1)
+		reg |= SPE_PMSFCR_FE_MASK;
+	if (spe_attr_config3(attr))
+		reg |= SPE_PMSFCR_FNE_MASK;
+	if (attr->config2)
+		reg |= SPE_PMSFCR_FL_MASK;
+	if (spe_attr_config4(attr))
+		reg |= SPE_PMSFCR_FDS_MASK;
+	return reg;
+}
+
+static u64 spe_evfr_res0(struct spe_pmu *spe)
+{
+	if (spe->pmsver >= SPE_PMSVER_V1P2)
+		return SPE_PMSEVFR_RES0_V1P2;
+	if (spe->pmsver == SPE_PMSVER_V1P1)
+		return SPE_PMSEVFR_RES0_V1P1;
+	return SPE_PMSEVFR_RES0_V1;
+}
+
+/*
+ * Sampling period: PMSIRR_EL1.INTERVAL holds bits [31:8], so the period
+ * is rounded down to a multiple of 256 and clamped to
+ * [PMSIDR_EL1.Interval minimum, 2^32 - 256]. A smaller period (including
+ * 0) silently becomes the minimum, as with the in-tree driver.
+ */
+static void spe_sanitise_period(struct spe_pmu *spe, struct perf_event *event)
+{
+	u64 period = event->hw.sample_period;
+
+	if (period < spe->min_period)
+		period = spe->min_period;
+	else if (period > SPE_PERIOD_MAX)
+		period = SPE_PERIOD_MAX;
+	else
+		period &= SPE_PERIOD_MAX;
+	event->hw.sample_period = period;
+}
+
+static int spe_event_init(struct perf_event *event)
+{
+	struct perf_event_attr *attr = &event->attr;
+	struct spe_pmu *spe = to_spe_pmu(event->pmu);
+	u64 cfg = attr->config, pmscr;
+
+	if (attr->type != event->pmu->type)
+		return -ENOENT;
+	if (event->cpu >= 0 && !cpumask_test_cpu(event->cpu, &spe->supported_cpus))
+		return -ENOENT;
+
+	/* One sample per interval: there is no count to adjust a frequency. */
+	if (attr->freq)
+		return -EINVAL;
+	if (has_branch_stack(event))
+		return -EOPNOTSUPP;
+	if (attr->exclude_idle)
+		return -EOPNOTSUPP;
+	/* With VHE the kernel runs at EL2: E1SPE covers it. */
+	if (is_kernel_in_hyp_mode() && attr->exclude_kernel != attr->exclude_hv)
+		return -EOPNOTSUPP;
+	if (attr->exclude_user && attr->exclude_kernel)
+		return -EINVAL;
+
+	/* Bits with no meaning for this PMU. */
+	if (cfg & ~SPE_CFG_ALL)
+		return -EINVAL;
+	if (attr->config2 >> SPE_CFG2_MIN_LAT_BITS)
+		return -EINVAL;
+
+	/* Fields the hardware cannot honour. */
+	if ((cfg & SPE_CFG_TYPE_FILT) && !(spe->features & SPE_FEAT_FILT_TYP))
+		return -EOPNOTSUPP;
+	if ((cfg & SPE_CFG_EFT_FILT) && !(spe->features & SPE_FEAT_EFT))
+		return -EOPNOTSUPP;
+	if ((cfg & SPE_CFG_DISCARD) && !(spe->features & SPE_FEAT_DISCARD))
+		return -EOPNOTSUPP;
+	if (attr->config1 && (!(spe->features & SPE_FEAT_FILT_EVT) ||
+			      (attr->config1 & spe_evfr_res0(spe))))
+		return -EOPNOTSUPP;
+	if (spe_attr_config3(attr) &&
+	    (!(spe->features & SPE_FEAT_INV_FILT_EVT) ||
+	     (spe_attr_config3(attr) & spe_evfr_res0(spe))))
+		return -EOPNOTSUPP;
+	if (attr->config2 && !(spe->features & SPE_FEAT_FILT_LAT))
+		return -EOPNOTSUPP;
+	if (spe_attr_config4(attr) && !(spe->features & SPE_FEAT_FDS))
+		return -EOPNOTSUPP;
+
+	/*
+	 * Physical addresses and the physical timer are kernel data:
+	 * subject to perf_event_paranoid (perf_allow_kernel()), i.e.
+	 * paranoid <= 1 or CAP_PERFMON.
+	 */
+	pmscr = spe_event_pmscr(event);
+	if (pmscr & (SPE_PMSCR_PA_MASK | SPE_PMSCR_PCT_MASK)) {
+		int ret = spe_perf_allow_kernel(event);
+
+		if (ret)
+			return ret;
+	}
+
+	spe_sanitise_period(spe, event);
+	event->hw.config = pmscr;
+	event->hw.config_base = spe_event_pmsfcr(event);
+	local64_set(&event->hw.period_left, 0);
+	return 0;
+}
+
+static void *spe_setup_aux(struct perf_event *event, void **pages,
+			   int nr_pages, bool snapshot)
+{
+	int cpu = event->cpu == -1 ? raw_smp_processor_id() : event->cpu;
+	struct page **pglist;
+	struct spe_buf *buf;
+	int i;
+
+	/* Two pages at least; snapshot mode works on two equal halves. */
+	if (nr_pages < 2 || (snapshot && (nr_pages & 1)))
+		return NULL;
+
+	buf = kzalloc_node(sizeof(*buf), GFP_KERNEL, cpu_to_node(cpu));
+	if (!buf)
+		return NULL;
+	pglist = kcalloc(nr_pages, sizeof(*pglist), GFP_KERNEL);
+	if (!pglist)
+		goto out_free_buf;
+	for (i = 0; i < nr_pages; i++)
+		pglist[i] = virt_to_page(pages[i]);
+
+	/* The hardware sees one virtually contiguous buffer (D17.7.1). */
+	buf->base = vmap(pglist, nr_pages, VM_MAP, PAGE_KERNEL);
+	kfree(pglist);
+	if (!buf->base)
+		goto out_free_buf;
+	buf->nr_pages = nr_pages;
+	buf->snapshot = snapshot;
+	return buf;
+
+out_free_buf:
+	kfree(buf);
+	return NULL;
+}
+
+static void spe_free_aux(void *aux)
+{
+	struct spe_buf *buf = aux;
+
+	vunmap(buf->base);
+	kfree(buf);
+}
 
 int spe_pmu_register(struct spe_pmu *spe)
 {
+	int ret;
+
 	snprintf(spe->name, sizeof(spe->name), SPE_PMUNAME "_%d", spe->id);
-	return 0;
+	spe->pmu = (struct pmu) {
+		.module		= THIS_MODULE,
+		.capabilities	= PERF_PMU_CAP_EXCLUSIVE | PERF_PMU_CAP_ITRACE,
+		/*
+		 * Software context, as the in-tree driver: SPE can then be
+		 * used together with the CPU PMU's hardware events.
+		 */
+		.task_ctx_nr	= perf_sw_context,
+		.attr_groups	= spe_attr_groups,
+		.event_init	= spe_event_init,
+		.add		= spe_add,
+		.del		= spe_del,
+		.start		= spe_start,
+		.stop		= spe_stop,
+		.read		= spe_read_event,
+		.setup_aux	= spe_setup_aux,
+		.free_aux	= spe_free_aux,
+	};
+	spe_pmu_set_parent(&spe->pmu, &spe->pdev->dev);
+
+	ret = perf_pmu_register(&spe->pmu, spe->name, -1);
+	if (ret)
+		dev_err(&spe->pdev->dev, "cannot register PMU %s (error %d)\n",
+			spe->name, ret);
+	else
+		spe->registered = true;
+	return ret;
 }
 
 void spe_pmu_unregister(struct spe_pmu *spe)
 {
-}
-
-irqreturn_t spe_pmu_irq_handler(int irq, void *dev)
-{
-	return IRQ_NONE;
+	if (spe->registered)
+		perf_pmu_unregister(&spe->pmu);
+	spe->registered = false;
 }
