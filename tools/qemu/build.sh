@@ -1,0 +1,181 @@
+#!/usr/bin/env bash
+# Build qemu-system-aarch64 with the project's FEAT_SPE emulation.
+#
+# usage: tools/qemu/build.sh [--unpatched]
+#
+# Fetches Debian's QEMU 10.0.x source through the private apt state
+# (newest 10.0.x available; override with QEMU_DEB_VERSION=...), applies
+# Debian's own quilt series (debian/patches/series: build fixes for the
+# +ds repack, e.g. the stripped firmware blobs) and then this project's
+# series tools/qemu/patches/*.patch, configures a TCG-only aarch64-softmmu
+# build and compiles it with ninja -j2.
+#
+# The binary is cached in $ARM_SPE_CACHE/qemu/<key>/qemu-system-aarch64,
+# <key> being a hash of the source version, the patches and this script,
+# so a warm run only prints the path. With --unpatched the project's
+# series is not applied (a fair baseline for tools/bench/qemu-overhead.sh).
+#
+# Progress goes to stderr; the last line of stdout is the absolute path
+# of qemu-system-aarch64. Exits non-zero with a message on failure.
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+SPE_LOG_TAG=qemu-build
+# shellcheck source=../lib/apt.sh
+. "$repo/tools/lib/apt.sh"
+
+mode=patched
+case "${1:-}" in
+"") ;;
+--unpatched) mode=unpatched ;;
+-h | --help)
+	sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'
+	exit 0
+	;;
+*) spe_die "unknown argument: $1 (usage: build.sh [--unpatched])" ;;
+esac
+
+root="$ARM_SPE_CACHE/qemu"
+mkdir -p "$root"
+
+# Resolve the source version. The private apt lists are refreshed at most
+# every 12 hours by spe_apt_setup; the resolved version is remembered so a
+# warm run does not need apt at all.
+ver=${QEMU_DEB_VERSION:-}
+vfile="$root/.resolved-version"
+if [ -z "$ver" ] && [ -s "$vfile" ] &&
+	[ -z "$(find "$vfile" -mmin +720 2>/dev/null)" ]; then
+	ver=$(cat "$vfile")
+fi
+if [ -z "$ver" ]; then
+	spe_apt_setup
+	ver=$(spe_apt_newest qemu-system-arm '^1:10\.0\.')
+	[ -n "$ver" ] || spe_die "no QEMU 10.0.x package found in the private apt state"
+	echo "$ver" >"$vfile"
+fi
+spe_log "QEMU source: qemu $ver (Debian), mode: $mode"
+
+patches=()
+if [ "$mode" = patched ]; then
+	mapfile -t patches < <(find "$here/patches" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' | sort)
+	[ ${#patches[@]} -gt 0 ] || spe_die "no patches in $here/patches"
+fi
+
+key=$(
+	{
+		echo "$ver $mode"
+		cat "$0"
+		for p in "${patches[@]}"; do
+			basename "$p"
+			cat "$p"
+		done
+	} | sha256sum | cut -c1-16
+)
+out="$root/$key"
+bin="$out/qemu-system-aarch64"
+if [ -x "$bin" ]; then
+	spe_log "cached: $bin"
+	echo "$bin"
+	exit 0
+fi
+
+# Several engineers share the machine and the cache: one build per key at
+# a time; whoever waited finds the binary ready.
+exec 9>"$root/.lock-$key"
+if ! flock -n 9; then
+	spe_log "another build of $key is running; waiting for it"
+	flock 9
+fi
+if [ -x "$bin" ]; then
+	spe_log "cached: $bin"
+	echo "$bin"
+	exit 0
+fi
+
+spe_log "building into $out (about 5 minutes on 2 cores)"
+spe_need_host_pkgs gcc make ninja-build pkg-config libglib2.0-dev \
+	libpixman-1-dev libfdt-dev flex bison python3 python3-venv xz-utils patch
+
+# meson >= 1.5 is needed; bookworm has 1.0, so use the backports .deb,
+# unpacked into the cache (never installed on the host).
+spe_apt_setup
+mver=$(spe_apt_newest meson '^1\.([5-9]|[1-9][0-9])\..*~bpo12')
+[ -n "$mver" ] || mver=$(spe_apt_newest meson '^1\.([5-9]|[1-9][0-9])\.')
+[ -n "$mver" ] || spe_die "no meson >= 1.5 in the private apt state"
+mdir="$ARM_SPE_CACHE/tools/meson-$mver"
+if [ ! -d "$mdir/usr/lib/python3/dist-packages/mesonbuild" ]; then
+	deb=$(spe_apt_download meson "$mver" "$ARM_SPE_CACHE/tools/debs")
+	rm -rf "$mdir.tmp" && mkdir -p "$mdir.tmp"
+	dpkg-deb -x "$deb" "$mdir.tmp" || spe_die "could not unpack $deb"
+	mv "$mdir.tmp" "$mdir"
+fi
+export PATH="$mdir/usr/bin:$PATH"
+export PYTHONPATH="$mdir/usr/lib/python3/dist-packages${PYTHONPATH:+:$PYTHONPATH}"
+spe_log "meson $mver from $mdir"
+
+# Source package
+sdir="$ARM_SPE_CACHE/qemu-src/$ver"
+mkdir -p "$sdir"
+if ! ls "$sdir"/qemu_*.orig.tar.* >/dev/null 2>&1 ||
+	! ls "$sdir"/qemu_*.debian.tar.* >/dev/null 2>&1; then
+	spe_log "downloading source package qemu=$ver"
+	(cd "$sdir" && spe_apt -qq source --download-only "qemu=$ver") >&2 ||
+		spe_die "could not download source package qemu=$ver"
+fi
+
+rm -rf "$out.tmp"
+mkdir -p "$out.tmp/src"
+spe_log "unpacking"
+tar -C "$out.tmp/src" --strip-components=1 --no-same-owner -xf "$(ls "$sdir"/qemu_*.orig.tar.* | head -n1)" ||
+	spe_die "could not unpack the orig tarball"
+tar -C "$out.tmp/src" --no-same-owner -xf "$(ls "$sdir"/qemu_*.debian.tar.* | head -n1)" ||
+	spe_die "could not unpack the debian tarball"
+
+cd "$out.tmp/src"
+spe_log "applying Debian's patch series"
+while read -r p _; do
+	case "$p" in "" | \#*) continue ;; esac
+	patch -p1 -s --no-backup-if-mismatch <"debian/patches/$p" ||
+		spe_die "Debian patch $p does not apply"
+done <debian/patches/series
+for p in "${patches[@]}"; do
+	spe_log "applying $(basename "$p")"
+	patch -p1 -s --no-backup-if-mismatch <"$p" ||
+		spe_die "$(basename "$p") does not apply to qemu $ver"
+done
+
+mkdir -p "$out.tmp/build"
+cd "$out.tmp/build"
+spe_log "configuring"
+../src/configure --python=/usr/bin/python3 \
+	--target-list=aarch64-softmmu \
+	--without-default-features --without-default-devices \
+	--with-devices-aarch64=minimal \
+	--enable-tcg --enable-fdt=system \
+	--disable-docs --disable-install-blobs --disable-download \
+	--disable-werror >configure.log 2>&1 ||
+	{
+		tail -n 30 configure.log >&2
+		spe_die "configure failed (log: $out.tmp/build/configure.log)"
+	}
+spe_log "compiling (ninja -j2)"
+ninja -j2 qemu-system-aarch64 >ninja.log 2>&1 ||
+	{
+		grep -E 'error|FAILED' ninja.log | head -n 30 >&2
+		spe_die "build failed (log: $out.tmp/build/ninja.log)"
+	}
+./qemu-system-aarch64 --version >/dev/null || spe_die "built binary does not run"
+
+cp qemu-system-aarch64 "$out.tmp/qemu-system-aarch64"
+{
+	echo "source: qemu $ver (Debian) + debian/patches/series"
+	echo "mode: $mode"
+	for p in "${patches[@]}"; do basename "$p"; done
+} >"$out.tmp/BUILDINFO"
+cd "$root"
+rm -rf "$out.tmp/src" "$out.tmp/build"
+rm -rf "$out"
+mv "$out.tmp" "$out"
+spe_log "done: $bin"
+echo "$bin"

@@ -1,0 +1,62 @@
+/*
+ * Instruction sequences with a known number of profiled operations.
+ *
+ * Every sequence is entered with profiling disabled; the first MSR to
+ * PMBLIMITR_EL1 enables it (that MSR itself is not in the population:
+ * it executes while profiling is disabled) and the final MSR disables
+ * it again (that one is executed while enabled, so it is counted).
+ * S3_0_C9_C10_0 is PMBLIMITR_EL1 (SPE supplement 4.3.2).
+ */
+#define PMBLIMITR	S3_0_C9_C10_0
+
+	.text
+	.arch	armv8.2-a+lse
+
+/*
+ * void spe_loop(uint64_t iters, uint64_t limitr)
+ * Profiled operations: 2 * iters + 1.
+ */
+	.global	spe_loop
+spe_loop:
+	msr	PMBLIMITR, x1
+1:	subs	x0, x0, #1
+	b.ne	1b
+	msr	PMBLIMITR, xzr
+	isb
+	ret
+
+/*
+ * Single-operation probes: void name(uint64_t limitr, uint64_t addr,
+ * uint64_t val). With PMSICR_EL1.COUNT = 1 the NOP decrements the
+ * counter to zero and the operation at name_target is sampled
+ * (SPE supplement 3.1.2). name_after labels the next instruction.
+ */
+	.macro	probe, name, setup, insn
+	.global	\name, \name\()_target, \name\()_after
+	.balign	16
+\name:
+	\setup
+	msr	PMBLIMITR, x0
+	nop
+\name\()_target:
+	\insn
+\name\()_after:
+	msr	PMBLIMITR, xzr
+	isb
+	ret
+	.endm
+
+	probe	op_ldr, "nop", "ldr x3, [x1, #8]"
+	probe	op_str, "nop", "str x2, [x1, #16]"
+	probe	op_ldp, "nop", "ldp x3, x4, [x1]"
+	probe	op_ldr_q, "nop", "ldr q0, [x1]"
+	probe	op_ldaxr, "nop", "ldaxr x3, [x1]"
+	probe	op_stlr, "nop", "stlr x2, [x1]"
+	probe	op_ldadd, "nop", "ldadd x2, x3, [x1]"
+	probe	op_bne_nt, "cmp x2, x2", "b.ne op_bne_nt_after"
+	probe	op_beq_t, "cmp x2, x2", "b.eq op_beq_t_after"
+	probe	op_b, "nop", "b op_b_after"
+	probe	op_br, "adr x1, op_br_after", "br x1"
+	probe	op_csel, "cmp x2, x2", "csel x3, x2, x1, eq"
+	probe	op_add, "nop", "add x3, x2, x1"
+	probe	op_psb, "nop", "hint #17"

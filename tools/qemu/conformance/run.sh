@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# FEAT_SPE conformance suite for the project's QEMU model.
+#
+# usage: tools/qemu/conformance/run.sh <path-to-qemu-system-aarch64>
+#
+# Builds the bare-metal programs (aarch64-linux-gnu-gcc, installed with
+# spe_need_host_pkgs if missing), runs each under timeout on
+# "-M virt,gic-version=2 -cpu max..." with semihosting, and prints TAP:
+# "ok N - name" / "not ok N - name", then as its last line
+# "conformance: N passed, N failed, N skipped". Exit 0 iff nothing failed.
+set -uo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+repo=$(cd "$here/../../.." && pwd)
+SPE_LOG_TAG=qemu-conformance
+# shellcheck source=../../lib/apt.sh
+. "$repo/tools/lib/apt.sh"
+
+qemu=${1:-}
+[ -n "$qemu" ] || spe_die "usage: run.sh <path-to-qemu-system-aarch64>"
+[ -x "$qemu" ] || spe_die "not executable: $qemu"
+
+command -v aarch64-linux-gnu-gcc >/dev/null ||
+	spe_need_host_pkgs gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu
+command -v aarch64-linux-gnu-gcc >/dev/null || spe_die "no aarch64-linux-gnu-gcc"
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+n=0 pass=0 fail=0 skipped=0
+tap() { # status name [detail]
+	n=$((n + 1))
+	case "$1" in
+	PASS) pass=$((pass + 1)); echo "ok $n - $2" ;;
+	SKIP) skipped=$((skipped + 1)); echo "ok $n - $2 # SKIP ${3:-}" ;;
+	*) fail=$((fail + 1)); echo "not ok $n - $2${3:+ # $3}" ;;
+	esac
+}
+
+# build <mode>: produce $work/<mode>.elf
+build() {
+	aarch64-linux-gnu-gcc -O2 -g -ffreestanding -nostdlib -nostartfiles \
+		-static -mgeneral-regs-only -march=armv8.2-a -Wall -Werror \
+		-Wl,--no-warn-rwx-segments -D "MODE_$1" -T "$here/link.ld" \
+		-o "$work/$1.elf" "$here/start.S" "$here/ops.S" "$here/tests.c" \
+		>"$work/$1.build.log" 2>&1
+}
+
+# run <mode> <expected-tests> <cpu options>: run one program, emit TAP
+run() {
+	local mode=$1 expect=$2 cpu=$3 out rc line status name detail got=0
+	if ! build "$mode"; then
+		sed 's/^/# /' "$work/$mode.build.log"
+		tap FAIL "build-$mode" "compile error"
+		return
+	fi
+	out="$work/$mode.out"
+	timeout 60 "$qemu" -M virt,gic-version=2 -cpu "$cpu" -m 256M \
+		-nographic -nic none -monitor none -serial stdio -semihosting \
+		-kernel "$work/$mode.elf" >"$out" 2>&1 </dev/null
+	rc=$?
+	while IFS= read -r line; do
+		line=${line%$'\r'}
+		case "$line" in
+		RESULT\ *)
+			read -r _ name status detail <<<"$line"
+			tap "$status" "$name" "$detail"
+			got=$((got + 1))
+			;;
+		"Bail out!"*) echo "# $line" ;;
+		esac
+	done <"$out"
+	if [ "$got" -ne "$expect" ]; then
+		sed 's/^/# /' "$out" | tail -n 20
+		tap FAIL "$mode-complete" "$got of $expect results, qemu exit $rc"
+	elif [ "$rc" -ne 0 ] && [ "$rc" -ne 1 ]; then
+		tap FAIL "$mode-exit" "qemu exit status $rc"
+	fi
+}
+
+echo "TAP version 13"
+echo "# qemu: $qemu"
+run SPE 33 max
+run NOSPE 1 max,spe=off
+run KNOB 1 max,spe-fault=ea:2
+echo "1..$n"
+echo "conformance: $pass passed, $fail failed, $skipped skipped"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,783 @@
+/*
+ * FEAT_SPE conformance checks for the project's QEMU model.
+ *
+ * Bare metal, EL1, on "-M virt,gic-version=2 -cpu max". Every expected
+ * number below is written from the specification in shared/spec:
+ *   000 = SPE supplement (2017), 001 = Arm ARM D17.7,
+ *   002 = D18.2 packets, 004 = D18.1 records,
+ * and from the documented choices of the model (Documentation/
+ * emulation.rst: -cpu max defaults, synthetic latencies).
+ *
+ * Output: one "RESULT <name> PASS|FAIL|SKIP [detail]" line per check on
+ * the PL011; run.sh turns these into TAP.
+ *
+ * Build modes: -DMODE_SPE (full suite), -DMODE_NOSPE (spe=off: the
+ * extension must be absent), -DMODE_KNOB (spe-fault=ea:2 knob).
+ */
+#include <stdint.h>
+#include <stddef.h>
+
+void semihost_exit(int code);
+
+/* ---------------------------------------------------------------- */
+/* UART (PL011 at 0x09000000 on virt) */
+
+#define UART_DR   (*(volatile uint32_t *)0x09000000UL)
+#define UART_FR   (*(volatile uint32_t *)0x09000018UL)
+
+static void putc_(char c)
+{
+    while (UART_FR & (1 << 5)) {
+    }
+    UART_DR = c;
+}
+
+static void puts_(const char *s)
+{
+    while (*s) {
+        if (*s == '\n') {
+            putc_('\r');
+        }
+        putc_(*s++);
+    }
+}
+
+static void puthex(uint64_t v)
+{
+    char b[19];
+    int i;
+
+    b[0] = '0';
+    b[1] = 'x';
+    for (i = 0; i < 16; i++) {
+        b[2 + i] = "0123456789abcdef"[(v >> (60 - 4 * i)) & 0xf];
+    }
+    b[18] = 0;
+    puts_(b);
+}
+
+static int failures;
+
+static void result(const char *name, int ok, const char *what,
+                   uint64_t got, uint64_t want)
+{
+    puts_("RESULT ");
+    puts_(name);
+    if (ok) {
+        puts_(" PASS\n");
+        return;
+    }
+    failures++;
+    puts_(" FAIL ");
+    puts_(what);
+    puts_(" got ");
+    puthex(got);
+    puts_(" want ");
+    puthex(want);
+    puts_("\n");
+}
+
+static __attribute__((unused)) void skip(const char *name, const char *why)
+{
+    puts_("RESULT ");
+    puts_(name);
+    puts_(" SKIP ");
+    puts_(why);
+    puts_("\n");
+}
+
+/* A test is a sequence of CHECKs; the first failing one is reported. */
+#define CHECK(name, cond, what, got, want) do {                   \
+        uint64_t g_ = (got), w_ = (want);                        \
+        if (!(cond)) {                                           \
+            result(name, 0, what, g_, w_);                       \
+            return;                                              \
+        }                                                        \
+    } while (0)
+#define CHECK_EQ(name, what, got, want) \
+    CHECK(name, g_ == w_, what, got, want)
+
+/* ---------------------------------------------------------------- */
+/* System registers, by encoding (SPE supplement chapter 4) */
+
+#define STR_(x) #x
+#define STR(x) STR_(x)
+#define RD(reg) ({ uint64_t v_; \
+    __asm__ volatile("mrs %0, " STR(reg) : "=r"(v_)); v_; })
+#define WR(reg, v) __asm__ volatile("msr " STR(reg) ", %0" :: "r"((uint64_t)(v)))
+#define ISB() __asm__ volatile("isb" ::: "memory")
+#define DSB() __asm__ volatile("dsb sy" ::: "memory")
+
+#define PMSCR_EL1     S3_0_C9_C9_0
+#define PMSNEVFR_EL1  S3_0_C9_C9_1
+#define PMSICR_EL1    S3_0_C9_C9_2
+#define PMSIRR_EL1    S3_0_C9_C9_3
+#define PMSFCR_EL1    S3_0_C9_C9_4
+#define PMSEVFR_EL1   S3_0_C9_C9_5
+#define PMSLATFR_EL1  S3_0_C9_C9_6
+#define PMSIDR_EL1    S3_0_C9_C9_7
+#define PMBLIMITR_EL1 S3_0_C9_C10_0
+#define PMBPTR_EL1    S3_0_C9_C10_1
+#define PMBSR_EL1     S3_0_C9_C10_3
+#define PMBIDR_EL1    S3_0_C9_C10_7
+#define ID_AA64DFR0   S3_0_C0_C5_0
+#define CONTEXTIDR    S3_0_C13_C0_1
+
+/* ---------------------------------------------------------------- */
+/* Memory map, identity-mapped MMU with one unmapped page */
+
+#define BUF_BASE    0x41000000UL           /* 64 KiB mapped buffer */
+#define BUF_LIMIT   0x41010000UL
+#define HOLE_PAGE   0x41010000UL           /* not mapped: fault test */
+#define DATA        0x41100000UL           /* operand memory */
+
+static uint64_t l1[512] __attribute__((aligned(4096)));
+static uint64_t l2[512] __attribute__((aligned(4096)));
+static uint64_t l3[512] __attribute__((aligned(4096)));
+
+static void mmu_on(void)
+{
+    const uint64_t af = 1 << 10, sh = 3 << 8, normal = 1 << 2, valid = 1;
+    int i;
+
+    /* 0-1 GiB: device (MAIR attr 0); 1-2 GiB: RAM via 2 MiB blocks */
+    l1[0] = 0x0 | af | valid;
+    l1[1] = (uint64_t)l2 | 3;
+    for (i = 0; i < 512; i++) {
+        l2[i] = (0x40000000UL + ((uint64_t)i << 21)) | af | sh | normal | valid;
+    }
+    /* 0x41000000-0x411fffff in 4 KiB pages, the hole left invalid */
+    for (i = 0; i < 512; i++) {
+        uint64_t pa = 0x41000000UL + ((uint64_t)i << 12);
+        l3[i] = pa == HOLE_PAGE ? 0 : pa | af | sh | normal | 3;
+    }
+    l2[(0x41000000UL - 0x40000000UL) >> 21] = (uint64_t)l3 | 3;
+
+    WR(mair_el1, 0xff00);                    /* attr0 device, attr1 WB */
+    WR(tcr_el1, 25 | (1 << 8) | (1 << 10) | (3 << 12) | (1 << 23) |
+                (2ULL << 32));
+    WR(ttbr0_el1, (uint64_t)l1);
+    DSB();
+    __asm__ volatile("tlbi vmalle1; dsb sy; isb" ::: "memory");
+    WR(sctlr_el1, RD(sctlr_el1) | 1 | (1 << 2) | (1 << 12));
+    ISB();
+}
+
+/* ---------------------------------------------------------------- */
+/* GICv2 on virt: distributor 0x08000000, CPU interface 0x08010000 */
+
+#define GICD(o) (*(volatile uint32_t *)(0x08000000UL + (o)))
+#define GICC(o) (*(volatile uint32_t *)(0x08010000UL + (o)))
+#define SPE_INTID 21
+
+static volatile int irq_count;
+static volatile uint64_t irq_pmbsr;
+static volatile uint32_t irq_id;
+
+static __attribute__((unused)) void gic_init(void)
+{
+    GICD(0x000) = 1;                          /* GICD_CTLR */
+    GICD(0x100) = 1u << SPE_INTID;            /* GICD_ISENABLER0 */
+    GICD(0x400 + SPE_INTID) = 0;              /* priority (byte access ok) */
+    GICC(0x004) = 0xff;                       /* GICC_PMR */
+    GICC(0x000) = 1;                          /* GICC_CTLR */
+}
+
+void irq_handler(void);
+void irq_handler(void)
+{
+    uint32_t iar = GICC(0x00c);
+
+    irq_id = iar & 0x3ff;
+    if (irq_id == SPE_INTID) {
+        irq_count++;
+        irq_pmbsr = RD(PMBSR_EL1);
+        /* PMBIRQ is level, driven by PMBSR_EL1.S: clear it (3.5) */
+        WR(PMBSR_EL1, 0);
+        ISB();
+    }
+    GICC(0x010) = iar;                        /* GICC_EOIR */
+}
+
+void bad_exception(uint64_t type, uint64_t esr, uint64_t elr, uint64_t far);
+void bad_exception(uint64_t type, uint64_t esr, uint64_t elr, uint64_t far)
+{
+    puts_("Bail out! unexpected exception ");
+    puthex(type);
+    puts_(" esr ");
+    puthex(esr);
+    puts_(" elr ");
+    puthex(elr);
+    puts_(" far ");
+    puthex(far);
+    puts_("\n");
+    semihost_exit(3);
+}
+
+/* ---------------------------------------------------------------- */
+/* Sequences from ops.S */
+
+void spe_loop(uint64_t iters, uint64_t limitr);
+typedef void probe_fn(uint64_t limitr, uint64_t addr, uint64_t val);
+#define PROBE(n) extern probe_fn n; extern char n##_target[], n##_after[];
+PROBE(op_ldr) PROBE(op_str) PROBE(op_ldp) PROBE(op_ldr_q) PROBE(op_ldaxr)
+PROBE(op_stlr) PROBE(op_ldadd) PROBE(op_bne_nt) PROBE(op_beq_t) PROBE(op_b)
+PROBE(op_br) PROBE(op_csel) PROBE(op_add) PROBE(op_psb)
+
+/* ---------------------------------------------------------------- */
+/* Expected values of the -cpu max defaults (emulation.rst) */
+
+#define PMSVER_V1P4     5
+/* FE|FT|FL|ArchInst|FnE, Interval 256, MaxSize 64 B, CountSize 12-bit */
+#define PMSIDR_DEFAULT  0x2604fULL
+/* F (flag updates) | Align 64 B; P = 0 at EL1 when EL1 owns the buffer */
+#define PMBIDR_DEFAULT  0x26ULL
+#define RECORD_SIZE     64
+
+/* Profiling Buffer setup helpers */
+static void spe_reset_regs(void)
+{
+    WR(PMBLIMITR_EL1, 0);
+    WR(PMBSR_EL1, 0);
+    WR(PMSCR_EL1, 0);
+    WR(PMSFCR_EL1, 0);
+    WR(PMSEVFR_EL1, 0);
+    WR(PMSNEVFR_EL1, 0);
+    WR(PMSLATFR_EL1, 0);
+    WR(PMSICR_EL1, 0);
+    WR(PMSIRR_EL1, 0);
+    ISB();
+}
+
+static void clear_buf(uint64_t base, uint64_t len)
+{
+    volatile uint8_t *p = (volatile uint8_t *)base;
+    uint64_t i;
+
+    for (i = 0; i < len; i++) {
+        p[i] = 0xee;
+    }
+}
+
+/*
+ * Program for a single sampled probe operation: a huge interval so the
+ * only sample is the probe's target (PMSICR_EL1.COUNT = 1, see ops.S).
+ */
+static __attribute__((unused)) uint64_t probe_setup(uint64_t pmscr)
+{
+    spe_reset_regs();
+    clear_buf(BUF_BASE, 4096);
+    WR(PMBPTR_EL1, BUF_BASE);
+    WR(PMSIRR_EL1, 0xffffff00ULL);
+    WR(PMSICR_EL1, 1);
+    WR(PMSCR_EL1, pmscr);
+    ISB();
+    return BUF_LIMIT | 1;      /* PMBLIMITR_EL1: LIMIT, E = 1 */
+}
+
+/* Packet walker (D18.1.1 header sizes) */
+typedef struct Pkt {
+    uint8_t hdr;
+    uint64_t payload;
+    int found;
+} Pkt;
+
+static int payload_size(uint8_t h)
+{
+    if (h < 0x20) {
+        return 0;
+    }
+    return 1 << ((h >> 4) & 3);
+}
+
+/* Find the first packet with header (h & mask) == want in the record */
+static __attribute__((unused)) Pkt find_pkt(uint64_t base, uint64_t end, uint8_t want, uint8_t mask)
+{
+    const uint8_t *p = (const uint8_t *)base;
+    Pkt k = { 0, 0, 0 };
+
+    while ((uint64_t)p < end) {
+        uint8_t h = *p++;
+        int n, i;
+        uint64_t v = 0;
+
+        if (h >= 0x20 && h < 0x40) {
+            h = *p++;                 /* extended header: use byte 1 */
+        }
+        n = payload_size(h);
+        for (i = 0; i < n; i++) {
+            v |= (uint64_t)p[i] << (8 * i);
+        }
+        p += n;
+        if ((h & mask) == want) {
+            k.hdr = h;
+            k.payload = v;
+            k.found = 1;
+            return k;
+        }
+        if (h == 0x01 || h == 0x71) {
+            break;                    /* End or Timestamp: record done */
+        }
+    }
+    return k;
+}
+
+/* ---------------------------------------------------------------- */
+/* Tests */
+
+#if defined(MODE_NOSPE)
+
+static void t_absent(void)
+{
+    uint64_t dfr0 = RD(ID_AA64DFR0);
+
+    /* ID_AA64DFR0_EL1.PMSVer, bits [35:32] */
+    result("spe_off_pmsver_zero", ((dfr0 >> 32) & 0xf) == 0,
+           "PMSVer", (dfr0 >> 32) & 0xf, 0);
+}
+
+#elif defined(MODE_KNOB)
+
+static void t_knob(void)
+{
+    const char *n = "fault_knob_ea_on_second_record";
+    uint64_t sr, ptr;
+
+    spe_reset_regs();
+    clear_buf(BUF_BASE, 4096);
+    WR(PMBPTR_EL1, BUF_BASE);
+    WR(PMSIRR_EL1, 0x100);              /* one sample per 257 ops */
+    WR(PMSCR_EL1, 2);                   /* E1SPE */
+    ISB();
+    spe_loop(1000, BUF_LIMIT | 1);      /* 2001 ops: 7 samples */
+    sr = RD(PMBSR_EL1);
+    ptr = RD(PMBPTR_EL1);
+    /* spe-fault=ea:2: 1st record written, 2nd gets an external abort */
+    CHECK_EQ(n, "PMBSR.S", (sr >> 17) & 1, 1);
+    CHECK_EQ(n, "PMBSR.EA", (sr >> 18) & 1, 1);
+    CHECK_EQ(n, "PMBSR.EC", (sr >> 26) & 0x3f, 0x24);
+    CHECK_EQ(n, "PMBSR.FSC", sr & 0x3f, 0x10);
+    CHECK_EQ(n, "PMBSR.DL", (sr >> 19) & 1, 0);
+    CHECK_EQ(n, "PMBPTR", ptr, BUF_BASE + RECORD_SIZE);
+    result(n, 1, "", 0, 0);
+    spe_reset_regs();
+}
+
+#else
+
+static void t_id(void)
+{
+    uint64_t dfr0 = RD(ID_AA64DFR0);
+
+    result("id_aa64dfr0_pmsver_v1p4", ((dfr0 >> 32) & 0xf) == PMSVER_V1P4,
+           "PMSVer", (dfr0 >> 32) & 0xf, PMSVER_V1P4);
+    result("pmsidr_el1_value", RD(PMSIDR_EL1) == PMSIDR_DEFAULT,
+           "PMSIDR", RD(PMSIDR_EL1), PMSIDR_DEFAULT);
+    result("pmbidr_el1_value", RD(PMBIDR_EL1) == PMBIDR_DEFAULT,
+           "PMBIDR", RD(PMBIDR_EL1), PMBIDR_DEFAULT);
+}
+
+static void t_reset(void)
+{
+    const char *n = "reset_values_zero";
+
+    /* 4.2: E resets to 0; others UNKNOWN - the model resets them to 0 */
+    CHECK_EQ(n, "PMBLIMITR", RD(PMBLIMITR_EL1), 0);
+    CHECK_EQ(n, "PMBSR", RD(PMBSR_EL1), 0);
+    CHECK_EQ(n, "PMBPTR", RD(PMBPTR_EL1), 0);
+    CHECK_EQ(n, "PMSCR", RD(PMSCR_EL1), 0);
+    CHECK_EQ(n, "PMSICR", RD(PMSICR_EL1), 0);
+    CHECK_EQ(n, "PMSIRR", RD(PMSIRR_EL1), 0);
+    CHECK_EQ(n, "PMSFCR", RD(PMSFCR_EL1), 0);
+    CHECK_EQ(n, "PMSEVFR", RD(PMSEVFR_EL1), 0);
+    CHECK_EQ(n, "PMSLATFR", RD(PMSLATFR_EL1), 0);
+    result(n, 1, "", 0, 0);
+}
+
+static void t_res0(void)
+{
+    const char *n = "res0_masks";
+    const uint64_t ones = ~0ULL;
+
+    /* PMSCR_EL1: E0SPE, E1SPE, CX, PA, TS, PCT[7:6] (4.3.5) */
+    WR(PMSCR_EL1, ones);
+    CHECK_EQ(n, "PMSCR", RD(PMSCR_EL1), 0xfb);
+    WR(PMSCR_EL1, 0);
+    /* PMSIRR_EL1: INTERVAL[31:8], RND[0] (4.3.12) */
+    WR(PMSIRR_EL1, ones);
+    CHECK_EQ(n, "PMSIRR", RD(PMSIRR_EL1), 0xffffff01);
+    /* PMSICR_EL1: ECOUNT[63:56], COUNT[31:0] */
+    WR(PMSICR_EL1, ones);
+    CHECK_EQ(n, "PMSICR", RD(PMSICR_EL1), 0xff000000ffffffffULL);
+    /* PMSFCR_EL1: FE FT FL FnE, B LD ST (4.3.9; FnE: FEAT_SPEv1p2) */
+    WR(PMSFCR_EL1, ones);
+    CHECK_EQ(n, "PMSFCR", RD(PMSFCR_EL1), 0x7000f);
+    /* PMSEVFR_EL1: FEAT_SPEv1p4, bit 0 and [47:32] RES0 */
+    WR(PMSEVFR_EL1, ones);
+    CHECK_EQ(n, "PMSEVFR", RD(PMSEVFR_EL1), 0xffff0000fffffffeULL);
+    WR(PMSNEVFR_EL1, ones);
+    CHECK_EQ(n, "PMSNEVFR", RD(PMSNEVFR_EL1), 0xffff0000fffffffeULL);
+    /* PMSLATFR_EL1.MINLAT: 12 bits with 12-bit counters */
+    WR(PMSLATFR_EL1, ones);
+    CHECK_EQ(n, "PMSLATFR", RD(PMSLATFR_EL1), 0xfff);
+    /* PMBLIMITR_EL1: LIMIT[63:12], FM[2:1], E[0] (4.3.2) */
+    WR(PMBLIMITR_EL1, ones & ~1ULL);
+    CHECK_EQ(n, "PMBLIMITR", RD(PMBLIMITR_EL1), 0xfffffffffffff006ULL);
+    /* PMBSR_EL1: EC[31:26], DL, EA, S, COLL, MSS[15:0] (4.3.4) */
+    __asm__ volatile("msr daifset, #2");
+    WR(PMBSR_EL1, ones);
+    CHECK_EQ(n, "PMBSR", RD(PMBSR_EL1), 0xfc0fffffULL);
+    spe_reset_regs();
+    result(n, 1, "", 0, 0);
+}
+
+/*
+ * Exact sample count: interval R = INTERVAL * 256 with RND = 0; COUNT
+ * starts at zero so it is loaded with R when profiling is enabled and
+ * one operation is selected every R + 1 operations (3.1.1, 3.1.2 note).
+ */
+static void t_count(const char *n, uint64_t interval, uint64_t iters)
+{
+    uint64_t ops = 2 * iters + 1, want = ops / (interval + 1), got;
+
+    spe_reset_regs();
+    WR(PMBPTR_EL1, BUF_BASE);
+    WR(PMSIRR_EL1, interval);
+    WR(PMSCR_EL1, 2);
+    ISB();
+    spe_loop(iters, BUF_LIMIT | 1);
+    got = (RD(PMBPTR_EL1) - BUF_BASE) / RECORD_SIZE;
+    CHECK_EQ(n, "records", got, want);
+    CHECK_EQ(n, "PMBSR", RD(PMBSR_EL1), 0);
+    /* The counter keeps its value while disabled (3.1.3) */
+    CHECK_EQ(n, "PMSICR", RD(PMSICR_EL1),
+             interval - (ops - want * (interval + 1)));
+    result(n, 1, "", 0, 0);
+}
+
+/* Run one probe and check PC, operation type and addresses */
+static void t_probe(const char *n, probe_fn *fn, char *target, uint64_t addr,
+                    uint64_t va, uint8_t optype_hdr, uint8_t subclass,
+                    int ldst, uint64_t tgt, uint64_t events)
+{
+    uint64_t lim = probe_setup(2), end;
+    Pkt k;
+
+    fn(lim, addr, 5);
+    end = RD(PMBPTR_EL1);
+    CHECK_EQ(n, "record size", end - BUF_BASE, RECORD_SIZE);
+    /* PC: Address packet index 0, EL1 (byte 7 bits 6:5), NS=1 (D18.2.1) */
+    k = find_pkt(BUF_BASE, end, 0xb0, 0xff);
+    CHECK_EQ(n, "PC packet", k.found, 1);
+    CHECK_EQ(n, "PC", k.payload,
+             (uint64_t)target | (1ULL << 61) | (1ULL << 63));
+    k = find_pkt(BUF_BASE, end, 0x48, 0xfc);
+    CHECK_EQ(n, "OpType header", k.hdr, optype_hdr);
+    CHECK_EQ(n, "OpType payload", k.payload, subclass);
+    k = find_pkt(BUF_BASE, end, 0xb2, 0xff);
+    CHECK_EQ(n, "data VA present", k.found, ldst);
+    if (ldst) {
+        CHECK_EQ(n, "data VA", k.payload, va);
+    }
+    k = find_pkt(BUF_BASE, end, 0xb1, 0xff);
+    CHECK_EQ(n, "target present", k.found, tgt != 0);
+    if (tgt) {
+        CHECK_EQ(n, "target", k.payload,
+                 tgt | (1ULL << 61) | (1ULL << 63));
+    }
+    k = find_pkt(BUF_BASE, end, 0x52, 0xff);
+    CHECK_EQ(n, "events", k.payload, events);
+    /* Counters: total (index 0), issue (1), translation (2) latency */
+    k = find_pkt(BUF_BASE, end, 0x98, 0xff);
+    CHECK_EQ(n, "total latency", k.payload, ldst ? 7 : 2);
+    k = find_pkt(BUF_BASE, end, 0x99, 0xff);
+    CHECK_EQ(n, "issue latency", k.payload, 1);
+    k = find_pkt(BUF_BASE, end, 0x9a, 0xff);
+    CHECK_EQ(n, "xlat latency present", k.found, ldst);
+    k = find_pkt(BUF_BASE, end, 0x01, 0xff);
+    CHECK_EQ(n, "End packet", k.found, 1);
+    result(n, 1, "", 0, 0);
+}
+
+static void t_ops(void)
+{
+    volatile uint64_t *d = (volatile uint64_t *)DATA;
+    const uint64_t ret = 2, nt = 2 | (1 << 6);
+
+    d[0] = d[1] = d[2] = 0;
+    /* D18.2.7: LDST class 0x49; GP 0b0000000x, SIMD&FP 0b0000010x */
+    t_probe("optype_ldr_gp_load", op_ldr, op_ldr_target, DATA, DATA + 8,
+            0x49, 0x00, 1, 0, ret);
+    t_probe("optype_str_gp_store", op_str, op_str_target, DATA, DATA + 16,
+            0x49, 0x01, 1, 0, ret);
+    t_probe("optype_ldp_gp_load", op_ldp, op_ldp_target, DATA, DATA,
+            0x49, 0x00, 1, 0, ret);
+    t_probe("optype_ldr_simdfp_load", op_ldr_q, op_ldr_q_target, DATA, DATA,
+            0x49, 0x04, 1, 0, ret);
+    /* extended: 0b000 AR EXCL AT 1 LDST */
+    t_probe("optype_ldaxr_excl_acq", op_ldaxr, op_ldaxr_target, DATA, DATA,
+            0x49, 0x1a, 1, 0, ret);
+    t_probe("optype_stlr_rel_store", op_stlr, op_stlr_target, DATA, DATA,
+            0x49, 0x13, 1, 0, ret);
+    t_probe("optype_ldadd_atomic", op_ldadd, op_ldadd_target, DATA, DATA,
+            0x49, 0x06, 1, 0, ret);
+    /* Branch class 0x4a: 0b000 CR GCS IND COND */
+    t_probe("optype_bcond_not_taken", op_bne_nt, op_bne_nt_target, 0, 0,
+            0x4a, 0x01, 0, (uint64_t)op_bne_nt_after, nt);
+    t_probe("optype_bcond_taken", op_beq_t, op_beq_t_target, 0, 0,
+            0x4a, 0x01, 0, (uint64_t)op_beq_t_after, ret);
+    t_probe("optype_b_direct", op_b, op_b_target, 0, 0,
+            0x4a, 0x00, 0, (uint64_t)op_b_after, ret);
+    t_probe("optype_br_indirect", op_br, op_br_target, 0, 0,
+            0x4a, 0x02, 0, (uint64_t)op_br_after, ret);
+    /* Other class 0x48: COND for conditional select/compare */
+    t_probe("optype_csel_other_cond", op_csel, op_csel_target, 0, 0,
+            0x48, 0x01, 0, 0, ret);
+    t_probe("optype_add_other", op_add, op_add_target, 0, 0,
+            0x48, 0x00, 0, 0, ret);
+}
+
+/* PA (PMSCR.PA), CONTEXTIDR (PMSCR.CX) and Timestamp (PMSCR.TS) */
+static void t_collect(void)
+{
+    const char *n = "collect_pa_context_timestamp";
+    uint64_t lim, end, t0;
+    Pkt k;
+
+    WR(CONTEXTIDR, 0x1234);
+    lim = probe_setup(2 | (1 << 3) | (1 << 4) | (1 << 5));
+    t0 = RD(cntvct_el0);
+    op_ldr(lim, DATA, 0);
+    end = RD(PMBPTR_EL1);
+    k = find_pkt(BUF_BASE, end, 0xb3, 0xff);
+    CHECK_EQ(n, "PA packet", k.found, 1);
+    /* identity map: PA == VA, NS = 1 (byte 7 bit 7) */
+    CHECK_EQ(n, "PA", k.payload, (DATA + 8) | (1ULL << 63));
+    k = find_pkt(BUF_BASE, end, 0x64, 0xff);
+    CHECK_EQ(n, "Context packet", k.found, 1);
+    CHECK_EQ(n, "CONTEXTIDR_EL1", k.payload, 0x1234);
+    k = find_pkt(BUF_BASE, end, 0x71, 0xff);
+    CHECK_EQ(n, "Timestamp packet", k.found, 1);
+    CHECK(n, k.payload >= t0 && k.payload <= RD(cntvct_el0),
+          "timestamp in range", k.payload, t0);
+    k = find_pkt(BUF_BASE, end, 0x01, 0xff);
+    CHECK_EQ(n, "no End with Timestamp", k.found, 0);
+    result(n, 1, "", 0, 0);
+}
+
+/* Run a probe with a filter; return number of bytes written */
+static uint64_t filtered(probe_fn *fn, uint64_t fcr, uint64_t evfr,
+                         uint64_t nevfr, uint64_t latfr)
+{
+    uint64_t lim = probe_setup(2);
+
+    WR(PMSFCR_EL1, fcr);
+    WR(PMSEVFR_EL1, evfr);
+    WR(PMSNEVFR_EL1, nevfr);
+    WR(PMSLATFR_EL1, latfr);
+    ISB();
+    fn(lim, DATA, 0);
+    return RD(PMBPTR_EL1) - BUF_BASE;
+}
+
+static void t_filters(void)
+{
+    const uint64_t FE = 1, FT = 2, FL = 4, FNE = 8;
+    const uint64_t B = 1 << 16, LD = 1 << 17, ST = 1 << 18;
+    const uint64_t R = RECORD_SIZE;
+    const char *n;
+
+    /* Table 4: FT with LD only keeps loads, drops stores/branches/other */
+    n = "filter_type_ld";
+    CHECK_EQ(n, "load", filtered(op_ldr, FT | LD, 0, 0, 0), R);
+    CHECK_EQ(n, "store", filtered(op_str, FT | LD, 0, 0, 0), 0);
+    CHECK_EQ(n, "branch", filtered(op_b, FT | LD, 0, 0, 0), 0);
+    CHECK_EQ(n, "other", filtered(op_add, FT | LD, 0, 0, 0), 0);
+    result(n, 1, "", 0, 0);
+    n = "filter_type_st_b";
+    CHECK_EQ(n, "store", filtered(op_str, FT | ST | B, 0, 0, 0), R);
+    CHECK_EQ(n, "branch", filtered(op_b, FT | ST | B, 0, 0, 0), R);
+    CHECK_EQ(n, "load", filtered(op_ldr, FT | ST | B, 0, 0, 0), 0);
+    /* atomics are stores (and loads when they return a value) */
+    CHECK_EQ(n, "atomic", filtered(op_ldadd, FT | ST, 0, 0, 0), R);
+    result(n, 1, "", 0, 0);
+    /* FE: all events in PMSEVFR must be present; E[6] = not taken */
+    n = "filter_events_not_taken";
+    CHECK_EQ(n, "not taken", filtered(op_bne_nt, FE, 1 << 6, 0, 0), R);
+    CHECK_EQ(n, "taken", filtered(op_beq_t, FE, 1 << 6, 0, 0), 0);
+    CHECK_EQ(n, "retired", filtered(op_add, FE, 1 << 1, 0, 0), R);
+    result(n, 1, "", 0, 0);
+    /* FnE (FEAT_SPEv1p2): no event in PMSNEVFR may be present */
+    n = "filter_inverted_events";
+    CHECK_EQ(n, "not taken", filtered(op_bne_nt, FNE, 0, 1 << 6, 0), 0);
+    CHECK_EQ(n, "taken", filtered(op_beq_t, FNE, 0, 1 << 6, 0), R);
+    result(n, 1, "", 0, 0);
+    /* FL: total latency >= MINLAT (loads 7, others 2: synthetic) */
+    n = "filter_latency";
+    CHECK_EQ(n, "load, min 7", filtered(op_ldr, FL, 0, 0, 7), R);
+    CHECK_EQ(n, "load, min 8", filtered(op_ldr, FL, 0, 0, 8), 0);
+    CHECK_EQ(n, "add, min 3", filtered(op_add, FL, 0, 0, 3), 0);
+    CHECK_EQ(n, "add, min 2", filtered(op_add, FL, 0, 0, 2), R);
+    result(n, 1, "", 0, 0);
+    spe_reset_regs();
+}
+
+/* 3.5.2: buffer full event, PMBIRQ taken through the GIC as PPI 21 */
+static void t_full(void)
+{
+    const char *n = "buffer_full_event_irq";
+    uint64_t limit = BUF_BASE + 0x1000;
+    uint64_t start = limit - 3 * RECORD_SIZE;
+    uint64_t ptr;
+
+    spe_reset_regs();
+    irq_count = 0;
+    WR(PMBPTR_EL1, start);
+    WR(PMSIRR_EL1, 0x100);
+    WR(PMSCR_EL1, 2);
+    ISB();
+    __asm__ volatile("msr daifset, #2");
+    spe_loop(5000, limit | 1);
+    /*
+     * after three records no space is left for a MaxSize (64 byte)
+     * record: full (3.5.2); with two written 64 bytes remained, enough
+     */
+    ptr = RD(PMBPTR_EL1);
+    CHECK_EQ(n, "PMBPTR", ptr, limit);
+    CHECK_EQ(n, "PMBSR", RD(PMBSR_EL1), (1 << 17) | 1);
+    CHECK_EQ(n, "GICD_ISPENDR0 bit 21", (GICD(0x200) >> SPE_INTID) & 1, 1);
+    __asm__ volatile("msr daifclr, #2; isb" ::: "memory");
+    __asm__ volatile("msr daifset, #2; isb" ::: "memory");
+    CHECK_EQ(n, "IRQ taken", irq_count, 1);
+    CHECK_EQ(n, "INTID", irq_id, SPE_INTID);
+    CHECK_EQ(n, "PMBSR in handler", irq_pmbsr, (1 << 17) | 1);
+    CHECK_EQ(n, "level dropped", (GICD(0x200) >> SPE_INTID) & 1, 0);
+    result(n, 1, "", 0, 0);
+    spe_reset_regs();
+}
+
+/* 3.5.3: write to an unmapped page: stage 1 translation fault, level 3 */
+static void t_fault(void)
+{
+    const char *n;
+    uint64_t sr;
+
+    n = "fault_unmapped_page";
+    spe_reset_regs();
+    WR(PMBPTR_EL1, HOLE_PAGE);
+    WR(PMSIRR_EL1, 0x100);
+    WR(PMSCR_EL1, 2);
+    ISB();
+    spe_loop(1000, (HOLE_PAGE + 0x2000) | 1);
+    sr = RD(PMBSR_EL1);
+    CHECK_EQ(n, "PMBSR.S", (sr >> 17) & 1, 1);
+    CHECK_EQ(n, "PMBSR.EC", (sr >> 26) & 0x3f, 0x24);
+    CHECK_EQ(n, "PMBSR.FSC", sr & 0x3f, 0x07);
+    CHECK_EQ(n, "PMBSR.DL", (sr >> 19) & 1, 0);
+    CHECK_EQ(n, "PMBSR.EA", (sr >> 18) & 1, 0);
+    CHECK_EQ(n, "PMBPTR", RD(PMBPTR_EL1), HOLE_PAGE);
+    result(n, 1, "", 0, 0);
+
+    /* a record straddling into the hole: part written, so DL = 1 */
+    n = "fault_partial_record_dl";
+    spe_reset_regs();
+    WR(PMBPTR_EL1, HOLE_PAGE - 32);
+    WR(PMSIRR_EL1, 0x100);
+    WR(PMSCR_EL1, 2);
+    ISB();
+    spe_loop(1000, (HOLE_PAGE + 0x2000) | 1);
+    sr = RD(PMBSR_EL1);
+    CHECK_EQ(n, "PMBSR", sr & ~0xffffULL,
+             (0x24ULL << 26) | (1 << 19) | (1 << 17));
+    CHECK_EQ(n, "PMBSR.FSC", sr & 0x3f, 0x07);
+    CHECK_EQ(n, "PMBPTR", RD(PMBPTR_EL1), HOLE_PAGE);
+    result(n, 1, "", 0, 0);
+    spe_reset_regs();
+}
+
+/* FEAT_SPEv1p2 discard mode: PMBLIMITR_EL1.FM = 0b10 */
+static void t_discard(void)
+{
+    const char *n = "discard_mode";
+
+    spe_reset_regs();
+    clear_buf(BUF_BASE, 256);
+    WR(PMBPTR_EL1, BUF_BASE);
+    WR(PMSIRR_EL1, 0x100);
+    WR(PMSCR_EL1, 2);
+    ISB();
+    spe_loop(1000, BUF_LIMIT | (2 << 1) | 1);
+    CHECK_EQ(n, "PMBPTR", RD(PMBPTR_EL1), BUF_BASE);
+    CHECK_EQ(n, "PMBSR", RD(PMBSR_EL1), 0);
+    CHECK_EQ(n, "buffer untouched", *(volatile uint8_t *)BUF_BASE, 0xee);
+    /* sampling still ran: the interval counter moved (3.1.2) */
+    CHECK(n, RD(PMSICR_EL1) != 0, "PMSICR moved", RD(PMSICR_EL1), 1);
+    result(n, 1, "", 0, 0);
+    spe_reset_regs();
+}
+
+/* PSB CSYNC: records are visible at PMBPTR_EL1 after the barrier */
+static void t_psb(void)
+{
+    const char *n = "psb_csync";
+    uint64_t lim = probe_setup(2);
+
+    op_psb(lim, 0, 0);
+    __asm__ volatile("hint #17; dsb nsh; isb" ::: "memory");
+    CHECK_EQ(n, "PMBPTR", RD(PMBPTR_EL1), BUF_BASE + RECORD_SIZE);
+    CHECK_EQ(n, "first byte (PC header)", *(volatile uint8_t *)BUF_BASE,
+             0xb0);
+    result(n, 1, "", 0, 0);
+    spe_reset_regs();
+}
+
+/* Profiling off at EL1 (PMSCR_EL1.E1SPE = 0): nothing counted */
+static void t_disabled(void)
+{
+    const char *n = "el1_disabled_no_counting";
+
+    spe_reset_regs();
+    WR(PMBPTR_EL1, BUF_BASE);
+    WR(PMSIRR_EL1, 0x100);
+    WR(PMSICR_EL1, 77);
+    WR(PMSCR_EL1, 1);            /* E0SPE only; we run at EL1 */
+    ISB();
+    spe_loop(1000, BUF_LIMIT | 1);
+    CHECK_EQ(n, "PMBPTR", RD(PMBPTR_EL1), BUF_BASE);
+    CHECK_EQ(n, "PMSICR", RD(PMSICR_EL1), 77);
+    result(n, 1, "", 0, 0);
+    spe_reset_regs();
+}
+
+#endif
+
+int main(void);
+int main(void)
+{
+    puts_("# SPE conformance\n");
+    mmu_on();
+#if defined(MODE_NOSPE)
+    t_absent();
+#elif defined(MODE_KNOB)
+    t_knob();
+#else
+    gic_init();
+    t_id();
+    t_reset();
+    t_res0();
+    t_count("sample_count_interval_256", 0x100, 1000);
+    t_count("sample_count_interval_512", 0x200, 1000);
+    t_count("sample_count_interval_768_long", 0x300, 20000);
+    t_ops();
+    t_collect();
+    t_filters();
+    t_full();
+    t_fault();
+    t_discard();
+    t_psb();
+    t_disabled();
+    (void)skip;
+#endif
+    puts_("# done\n");
+    return failures ? 1 : 0;
+}
