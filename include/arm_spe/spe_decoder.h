@@ -166,6 +166,7 @@ struct spe_decoder {
 	size_t pos;
 	struct spe_error err;	/* last error */
 	struct spe_decoder_stats stats;
+	size_t resync_floor;	/* internal: end of the last over-long record window */
 };
 
 void spe_decoder_init(struct spe_decoder *d, const void *buf, size_t len,

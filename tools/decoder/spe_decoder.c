@@ -628,9 +628,19 @@ slow:
 	d->stats.packets += npk;
 	if (lim == end)
 		goto truncated_counted;
-	/* D18.1.2 framing lost: no End/Timestamp within the maximum record size */
-	return fail(d, SPE_E_RECORD_TOO_LONG, (size_t)(start - buf),
-		    resync(d, (size_t)(start - buf) + 1));
+	/*
+	 * D18.1.2 framing lost: no End/Timestamp within the maximum record
+	 * size. Resynchronize from the next byte, but never again inside the
+	 * window of an earlier over-long record: crafted input could otherwise
+	 * make every byte start a 2KB scan.
+	 */
+	{
+		size_t from = (size_t)(start - buf) + 1, floor = d->resync_floor;
+
+		d->resync_floor = (size_t)(lim - buf);
+		return fail(d, SPE_E_RECORD_TOO_LONG, (size_t)(start - buf),
+			    resync(d, from > floor ? from : floor));
+	}
 
 truncated:
 	d->stats.packets += npk;

@@ -809,6 +809,32 @@ static void t_record_too_long(void)
 	CHECK_EQ(spe_decoder_next(&d, &r), 0);
 }
 
+static void t_resync_bounded_work(void)
+{
+	/*
+	 * Crafted input: unknown packets (0x02) never ending a record, with a
+	 * 0x01 inside an unknown packet's payload (0x44 0x01) followed by an
+	 * Events header every 33 bytes. Resynchronization must not rescan the
+	 * same 2KB window from each of those false boundaries.
+	 */
+	static uint8_t v[1 << 16];
+	struct spe_decoder d;
+	struct spe_record r;
+	size_t i;
+
+	for (i = 0; i + 33 <= sizeof(v); i += 33) {
+		memset(v + i, 0x02, 30);
+		v[i + 30] = 0x44;
+		v[i + 31] = 0x01;
+		v[i + 32] = 0x42;
+	}
+	spe_decoder_init(&d, v, sizeof(v), 0);
+	while (spe_decoder_next(&d, &r) != 0)
+		;
+	CHECK(d.stats.errors > 0);
+	CHECK(d.stats.packets < 4 * sizeof(v));
+}
+
 static void t_garbage_no_crash(void)
 {
 	static uint8_t v[1 << 16];
@@ -1112,7 +1138,7 @@ static const struct tcase cases[] = {
 	T(t_record_load), T(t_record_stream),
 	T(t_unknown_packets), T(t_alignment_cmd),
 	T(t_truncation_every_prefix), T(t_truncated_packets), T(t_bad_header_resync),
-	T(t_record_too_long), T(t_garbage_no_crash), T(t_errors_strings),
+	T(t_record_too_long), T(t_resync_bounded_work), T(t_garbage_no_crash), T(t_errors_strings),
 	T(t_packet_iterator), T(t_describe),
 	T(t_encoder_matches_hand_vector), T(t_encoder_ext_and_errors),
 	T(t_round_trip_random), T(t_round_trip_extra), T(t_round_trip_ext_headers),
