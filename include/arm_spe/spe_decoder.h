@@ -114,7 +114,8 @@ struct spe_extra_pkt {
 
 /*
  * A decoded record. A field is meaningful only when its SPE_REC_* bit is set
- * in present; other fields may hold values from an earlier record.
+ * in present; fields that are not present read as zero (extra[] beyond
+ * n_extra is left as it was).
  */
 struct spe_record {
 	uint64_t offset;		/* byte offset of the record's first packet */

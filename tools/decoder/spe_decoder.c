@@ -511,8 +511,9 @@ int spe_decoder_next(struct spe_decoder *d, struct spe_record *rec)
 
 	start = p;
 	lim = (size_t)(end - start) > SPE_MAX_RECORD_LEN ? start + SPE_MAX_RECORD_LEN : end;
+	/* fields not present in this record read as zero */
+	memset(rec, 0, offsetof(struct spe_record, extra));
 	rec->offset = (uint64_t)(start - buf);
-	rec->n_extra = 0;
 
 /* Record that a field arrived; a second one of the same kind is flagged. */
 #define GOT(bit)	do { dup |= present & (bit); present |= (bit); } while (0)

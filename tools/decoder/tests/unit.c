@@ -637,6 +637,11 @@ static void t_record_stream(void)
 	CHECK_EQ(r.offset, 0);
 	CHECK_EQ(spe_decoder_next(&d, &r), 1);
 	CHECK_EQ(r.offset, sizeof(load_record) + 3);
+	/* fields of the previous record do not leak into this one */
+	CHECK_EQ(r.addr[SPE_ADDR_IDX_DATA_VA], 0);
+	CHECK_EQ(r.timestamp, 0);
+	CHECK_EQ(r.context[0], 0);
+	CHECK_EQ(r.data_source_len, 0);
 	CHECK_EQ(r.present, SPE_REC_PC | SPE_REC_BR_TGT | SPE_REC_OP | SPE_REC_EVENTS |
 			    SPE_REC_CNT(0) | SPE_REC_END);
 	CHECK_EQ(spe_addr_va_sext(r.addr[1]), 0x403000ull);
