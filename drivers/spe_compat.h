@@ -15,8 +15,14 @@
 #include <linux/perf_event.h>
 #include <linux/platform_device.h>
 
+/*
+ * The only use of LINUX_VERSION_CODE in the driver (tools/kernels/
+ * checkpatch.sh accepts its warning in this file and nowhere else).
+ */
+#define SPE_KERNEL_AT_LEAST(a, b, c)	(KERNEL_VERSION(a, b, c) <= LINUX_VERSION_CODE)
+
 /* platform_driver.remove returns void from 6.11 on. */
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 11, 0)
+#if SPE_KERNEL_AT_LEAST(6, 11, 0)
 #define SPE_REMOVE_RET		void
 #define SPE_REMOVE_OK
 #else
@@ -31,23 +37,37 @@
  */
 #ifdef PERF_ATTR_SIZE_VER8
 #define SPE_HAVE_CONFIG3	1
-#define spe_attr_config3(a)	((a)->config3)
 #else
 #define SPE_HAVE_CONFIG3	0
-#define spe_attr_config3(a)	0ULL
 #endif
 #ifdef PERF_ATTR_SIZE_VER9
 #define SPE_HAVE_CONFIG4	1
-#define spe_attr_config4(a)	((a)->config4)
 #else
 #define SPE_HAVE_CONFIG4	0
-#define spe_attr_config4(a)	0ULL
 #endif
+
+static inline u64 spe_attr_config3(const struct perf_event_attr *attr)
+{
+#if SPE_HAVE_CONFIG3
+	return attr->config3;
+#else
+	return 0;
+#endif
+}
+
+static inline u64 spe_attr_config4(const struct perf_event_attr *attr)
+{
+#if SPE_HAVE_CONFIG4
+	return attr->config4;
+#else
+	return 0;
+#endif
+}
 
 /* struct pmu gained a parent device in 6.8 (shown as the PMU's parent). */
 static inline void spe_pmu_set_parent(struct pmu *pmu, struct device *dev)
 {
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 8, 0)
+#if SPE_KERNEL_AT_LEAST(6, 8, 0)
 	pmu->parent = dev;
 #endif
 }
@@ -62,7 +82,7 @@ static inline void spe_pmu_set_parent(struct pmu *pmu, struct device *dev)
  */
 static inline int spe_perf_allow_kernel(struct perf_event *event)
 {
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 8, 0)
+#if SPE_KERNEL_AT_LEAST(6, 8, 0)
 	return perf_allow_kernel();
 #else
 	return perfmon_capable() ? 0 : -EACCES;
@@ -77,7 +97,7 @@ static inline int spe_perf_allow_kernel(struct perf_event *event)
  * spe_get_ppi() returns the Linux irq number or a negative errno and fills
  * @mask with the CPUs the interrupt is wired to.
  */
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 19, 0)
+#if SPE_KERNEL_AT_LEAST(6, 19, 0)
 #define SPE_PPI_AFFINITY_API	1
 #else
 #define SPE_PPI_AFFINITY_API	0

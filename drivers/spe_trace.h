@@ -19,67 +19,55 @@
 #include <linux/tracepoint.h>
 
 TRACE_EVENT(spe_irq,
-	TP_PROTO(int cpu, u64 pmbsr, u64 pmbptr, int action),
-	TP_ARGS(cpu, pmbsr, pmbptr, action),
-	TP_STRUCT__entry(
-		__field(int, cpu)
-		__field(u64, pmbsr)
-		__field(u64, pmbptr)
-		__field(int, action)
-	),
-	TP_fast_assign(
-		__entry->cpu = cpu;
-		__entry->pmbsr = pmbsr;
-		__entry->pmbptr = pmbptr;
-		__entry->action = action;
-	),
-	TP_printk("cpu=%d pmbsr=0x%llx ec=0x%llx mss=0x%llx s=%llu dl=%llu ea=%llu coll=%llu pmbptr=0x%llx action=%s",
-		  __entry->cpu, __entry->pmbsr,
-		  (__entry->pmbsr >> 26) & 0x3f, __entry->pmbsr & 0xffff,
-		  (__entry->pmbsr >> 17) & 1, (__entry->pmbsr >> 19) & 1,
-		  (__entry->pmbsr >> 18) & 1, (__entry->pmbsr >> 16) & 1,
-		  __entry->pmbptr,
-		  __print_symbolic(__entry->action, { 0, "none" },
-				   { 1, "restart" }, { 2, "stop" }))
+	    TP_PROTO(int cpu, u64 pmbsr, u64 pmbptr, int action),
+	    TP_ARGS(cpu, pmbsr, pmbptr, action),
+	    TP_STRUCT__entry(__field(int, cpu)
+			     __field(u64, pmbsr)
+			     __field(u64, pmbptr)
+			     __field(int, action)),
+	    TP_fast_assign(__entry->cpu = cpu;
+			   __entry->pmbsr = pmbsr;
+			   __entry->pmbptr = pmbptr;
+			   __entry->action = action;),
+	    TP_printk("cpu=%d pmbsr=0x%llx ec=0x%llx mss=0x%llx s=%llu dl=%llu ea=%llu coll=%llu pmbptr=0x%llx action=%s",
+		      __entry->cpu, __entry->pmbsr,
+		      (__entry->pmbsr >> 26) & 0x3f, __entry->pmbsr & 0xffff,
+		      (__entry->pmbsr >> 17) & 1, (__entry->pmbsr >> 19) & 1,
+		      (__entry->pmbsr >> 18) & 1, (__entry->pmbsr >> 16) & 1,
+		      __entry->pmbptr,
+		      __print_symbolic(__entry->action, { 0, "none" },
+				       { 1, "restart" }, { 2, "stop" }))
 );
 
 TRACE_EVENT(spe_aux_output,
-	TP_PROTO(int cpu, u64 bytes, u32 flags),
-	TP_ARGS(cpu, bytes, flags),
-	TP_STRUCT__entry(
-		__field(int, cpu)
-		__field(u64, bytes)
-		__field(u32, flags)
-	),
-	TP_fast_assign(
-		__entry->cpu = cpu;
-		__entry->bytes = bytes;
-		__entry->flags = flags;
-	),
-	TP_printk("cpu=%d bytes=%llu flags=%s", __entry->cpu, __entry->bytes,
-		  __print_flags(__entry->flags, "|", { 0x1, "TRUNCATED" },
-				{ 0x2, "OVERWRITE" }, { 0x4, "PARTIAL" },
-				{ 0x8, "COLLISION" }))
+	    TP_PROTO(int cpu, u64 bytes, u32 flags),
+	    TP_ARGS(cpu, bytes, flags),
+	    TP_STRUCT__entry(__field(int, cpu)
+			     __field(u64, bytes)
+			     __field(u32, flags)),
+	    TP_fast_assign(__entry->cpu = cpu;
+			   __entry->bytes = bytes;
+			   __entry->flags = flags;),
+	    TP_printk("cpu=%d bytes=%llu flags=%s", __entry->cpu, __entry->bytes,
+		      __print_flags(__entry->flags, "|", { 0x1, "TRUNCATED" },
+				    { 0x2, "OVERWRITE" }, { 0x4, "PARTIAL" },
+				    { 0x8, "COLLISION" }))
 );
 
 TRACE_EVENT(spe_buf_program,
-	TP_PROTO(int cpu, u64 head_off, u64 limit_off, u64 pmblimitr),
-	TP_ARGS(cpu, head_off, limit_off, pmblimitr),
-	TP_STRUCT__entry(
-		__field(int, cpu)
-		__field(u64, head_off)
-		__field(u64, limit_off)
-		__field(u64, pmblimitr)
-	),
-	TP_fast_assign(
-		__entry->cpu = cpu;
-		__entry->head_off = head_off;
-		__entry->limit_off = limit_off;
-		__entry->pmblimitr = pmblimitr;
-	),
-	TP_printk("cpu=%d head=0x%llx limit=0x%llx pmblimitr=0x%llx",
-		  __entry->cpu, __entry->head_off, __entry->limit_off,
-		  __entry->pmblimitr)
+	    TP_PROTO(int cpu, u64 head_off, u64 limit_off, u64 pmblimitr),
+	    TP_ARGS(cpu, head_off, limit_off, pmblimitr),
+	    TP_STRUCT__entry(__field(int, cpu)
+			     __field(u64, head_off)
+			     __field(u64, limit_off)
+			     __field(u64, pmblimitr)),
+	    TP_fast_assign(__entry->cpu = cpu;
+			   __entry->head_off = head_off;
+			   __entry->limit_off = limit_off;
+			   __entry->pmblimitr = pmblimitr;),
+	    TP_printk("cpu=%d head=0x%llx limit=0x%llx pmblimitr=0x%llx",
+		      __entry->cpu, __entry->head_off, __entry->limit_off,
+		      __entry->pmblimitr)
 );
 
 #endif /* ARM_SPE_PERF_SPE_TRACE_H */

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Run the kernel's checkpatch.pl --strict on the driver sources.
+#
+#   checkpatch.sh [FILES...]   default: drivers/*.[ch] include/arm_spe/spe_regs.h
+#
+# checkpatch.pl, spelling.txt and const_structs.checkpatch come from
+# Debian's newest linux-source-6.12 package, downloaded once and extracted
+# (only those three files) under $ARM_SPE_CACHE/checkpatch/<version>/.
+# Exits non-zero on any error, warning or check.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+SPE_LOG_TAG=checkpatch
+# shellcheck source=../lib/apt.sh
+. "$here/../lib/apt.sh"
+
+spe_need_host_pkgs perl xz-utils dpkg
+ver_file=$ARM_SPE_CACHE/checkpatch/current
+dir=
+if [ -f "$ver_file" ]; then
+	dir=$ARM_SPE_CACHE/checkpatch/$(cat "$ver_file")
+	[ -x "$dir/scripts/checkpatch.pl" ] || dir=
+fi
+if [ -z "$dir" ]; then
+	spe_apt_setup
+	ver=$(spe_apt_newest linux-source-6.12)
+	[ -n "$ver" ] || spe_die "the mirror has no linux-source-6.12"
+	dir=$ARM_SPE_CACHE/checkpatch/$ver
+	if [ ! -x "$dir/scripts/checkpatch.pl" ]; then
+		deb=$(spe_apt_download linux-source-6.12 "$ver" "$ARM_SPE_CACHE/linux-src")
+		spe_log "extracting checkpatch.pl from $(basename "$deb")"
+		rm -rf "$dir.tmp" && mkdir -p "$dir.tmp/scripts"
+		tarball=$(dpkg-deb -c "$deb" | awk '{print $NF}' | grep -E '/linux-source-6\.12\.tar\.(xz|bz2|gz)$' | head -n1)
+		[ -n "$tarball" ] || spe_die "no source tarball in $deb"
+		dpkg-deb --fsys-tarfile "$deb" | tar -xO "$tarball" |
+			tar -xJ -C "$dir.tmp/scripts" --strip-components=2 \
+				linux-source-6.12/scripts/checkpatch.pl \
+				linux-source-6.12/scripts/spelling.txt \
+				linux-source-6.12/scripts/const_structs.checkpatch
+		rm -rf "$dir" && mv "$dir.tmp" "$dir"
+	fi
+	echo "$ver" >"$ver_file"
+fi
+
+cd "$top"
+if [ $# -eq 0 ]; then
+	set -- drivers/*.[ch] include/arm_spe/spe_regs.h
+fi
+# --no-tree: this is not a kernel tree; the spelling and const_structs
+# files are found next to the script.
+# drivers/spe_compat.h exists to hold the LINUX_VERSION_CODE checks of an
+# out-of-tree module, in one macro: that one warning type is accepted there
+# and only there.
+rc=0
+for f in "$@"; do
+	extra=()
+	case $f in */spe_compat.h) extra=(--ignore LINUX_VERSION_CODE) ;; esac
+	out=$(perl "$dir/scripts/checkpatch.pl" --strict --no-tree --no-summary \
+		--show-types --terse "${extra[@]}" -f "$f" 2>&1) || rc=1
+	if [ -n "$out" ]; then
+		printf '%s\n' "$out"
+		rc=1
+	fi
+done
+if [ $rc -eq 0 ]; then
+	spe_log "checkpatch --strict: clean ($# files)"
+fi
+exit $rc
