@@ -120,6 +120,92 @@ static void t_header_sizes(void)
 	}
 }
 
+/* Does byte b match a Table D18-1/D18-2 bit pattern such as "01xx0010"? */
+static int match(const char *pat, unsigned int b)
+{
+	unsigned int i;
+
+	for (i = 0; i < 8; i++) {
+		unsigned int bit = (b >> (7 - i)) & 1u;
+
+		if (pat[i] != 'x' && (unsigned int)(pat[i] - '0') != bit)
+			return 0;
+	}
+	return 1;
+}
+
+static void t_table_d18_1_exhaustive(void)
+{
+	/* Table D18-1, row by row, as printed in the spec (004) */
+	static const struct { const char *pat; uint8_t type; } rows[] = {
+		{ "00000000", SPE_PKT_PAD },
+		{ "00000001", SPE_PKT_END },
+		{ "01110001", SPE_PKT_TIMESTAMP },
+		{ "01xx0010", SPE_PKT_EVENTS },
+		{ "01xx0011", SPE_PKT_DATA_SOURCE },
+		{ "011001xx", SPE_PKT_CONTEXT },
+		{ "010010xx", SPE_PKT_OP_TYPE },
+		{ "10110xxx", SPE_PKT_ADDRESS },
+		{ "10011xxx", SPE_PKT_COUNTER },
+	};
+	uint8_t v[16];
+	struct spe_packet p;
+	unsigned int b, i;
+
+	for (b = 0; b < 256; b++) {
+		unsigned int want = SPE_PKT_UNKNOWN, plen;
+
+		if (b >= 0x20 && b <= 0x3f)
+			continue;	/* first byte of a 16-bit header */
+		for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+			if (match(rows[i].pat, b))
+				want = rows[i].type;
+		/* D18.1.1 payload sizes */
+		plen = b < 0x40 ? 0 : (b & 0x30) == 0x00 ? 1 : (b & 0x30) == 0x10 ? 2 :
+		       (b & 0x30) == 0x20 ? 4 : 8;
+		memset(v, 0, sizeof(v));
+		v[0] = (uint8_t)b;
+		CHECK_EQ(spe_pkt_decode(v, sizeof(v), &p), 1 + plen);
+		CHECK_EQ(p.type, want);
+	}
+}
+
+static void t_table_d18_2_exhaustive(void)
+{
+	/* Table D18-2: byte 0 "001000xx", byte 1 "10110xxx" / "10011xxx" */
+	uint8_t v[16];
+	struct spe_packet p;
+	unsigned int b0, b1;
+
+	for (b0 = 0x20; b0 <= 0x3f; b0++)
+		for (b1 = 0; b1 < 256; b1++) {
+			unsigned int want = SPE_PKT_UNKNOWN, plen;
+			int ret;
+
+			memset(v, 0, sizeof(v));
+			v[0] = (uint8_t)b0;
+			v[1] = (uint8_t)b1;
+			ret = spe_pkt_decode(v, sizeof(v), &p);
+			if (b1 >= 0x20 && b1 <= 0x3f) {
+				/* [000] Figure 2: Reserved, no size */
+				CHECK_EQ(ret, -SPE_E_BAD_HEADER);
+				continue;
+			}
+			if (match("001000xx", b0) && match("10110xxx", b1))
+				want = SPE_PKT_ADDRESS;
+			else if (match("001000xx", b0) && match("10011xxx", b1))
+				want = SPE_PKT_COUNTER;
+			else if (match("0010xxxx", b0) && b1 == 0)
+				want = SPE_PKT_ALIGN;	/* [000] 5.3.2 */
+			plen = b1 < 0x40 ? 0 : (b1 & 0x30) == 0x00 ? 1 : (b1 & 0x30) == 0x10 ? 2 :
+			       (b1 & 0x30) == 0x20 ? 4 : 8;
+			CHECK_EQ(ret, 2 + plen);
+			CHECK_EQ(p.type, want);
+			if (want == SPE_PKT_ADDRESS || want == SPE_PKT_COUNTER)
+				CHECK_EQ(p.index, ((b0 & 3u) << 3) | (b1 & 7u));
+		}
+}
+
 /* ------------------------------------------------------------------ */
 /* D18.2.1 Address packet                                             */
 /* ------------------------------------------------------------------ */
@@ -1135,6 +1221,7 @@ struct tcase {
 #define T(f) { #f + 2, f }
 static const struct tcase cases[] = {
 	T(t_padding_end), T(t_timestamp), T(t_header_sizes),
+	T(t_table_d18_1_exhaustive), T(t_table_d18_2_exhaustive),
 	T(t_addr_pc_short), T(t_addr_br_realm), T(t_addr_data_va_tag), T(t_addr_data_pa),
 	T(t_addr_ext_pbt), T(t_addr_ext_impdef), T(t_addr_reserved_index),
 	T(t_context), T(t_counters), T(t_data_source),
