@@ -29,7 +29,7 @@ for id in $(tools/kernels/fetch.sh --list); do
 		result fail "build/$id: arm_spe_perf.ko with W=1, no warnings (log: $log)" "$log"
 	fi
 done
-for check in checkpatch sparse; do
+for check in checkpatch sparse dkms-build; do
 	script=tools/kernels/$check.sh
 	log=build/logs/$check.log
 	if [ ! -x "$script" ]; then
