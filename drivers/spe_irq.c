@@ -29,14 +29,17 @@
 #define SPE_MAX_IDLE_RESTARTS	8
 
 /*
- * Decide what a PMBSR_EL1 value means. Sets PERF_AUX_FLAG_* in @aux_flags
- * and counts the event. Never touches the hardware.
+ * Decide what a PMBSR_EL1 value means. Sets PERF_AUX_FLAG_* in @aux_flags,
+ * counts the event and, when the event has to stop, prints one
+ * ratelimited line saying why. Never touches the hardware.
  */
 enum spe_action spe_decode_pmbsr(struct spe_pmu *spe, u64 pmbsr,
 				 u32 *aux_flags)
 {
-	enum spe_action act = SPE_ACT_RESTART;
-	unsigned int ec, mss;
+	unsigned int ec = SPE_FIELD_GET(SPE_PMBSR_EC, pmbsr);
+	unsigned int mss = SPE_FIELD_GET(SPE_PMBSR_MSS, pmbsr);
+	bool ea = SPE_FIELD_GET(SPE_PMBSR_EA, pmbsr);
+	const char *why = NULL;
 
 	/* COLL is sticky and independent of S (3.1.4). */
 	if (SPE_FIELD_GET(SPE_PMBSR_COLL, pmbsr))
@@ -55,20 +58,6 @@ enum spe_action spe_decode_pmbsr(struct spe_pmu *spe, u64 pmbsr,
 		spe_stat_add(spe, SPE_STAT_DATA_LOSS, 1);
 	}
 
-	/*
-	 * EA: the buffer, and PMBPTR_EL1 if reported asynchronously, cannot
-	 * be trusted (3.5.4); profiling cannot be restarted from the saved
-	 * pointers (D17.7.4). Stop.
-	 */
-	if (SPE_FIELD_GET(SPE_PMBSR_EA, pmbsr)) {
-		spe_stat_add(spe, SPE_STAT_EXT_ABORTS, 1);
-		pr_err_ratelimited("CPU%d: external abort writing the profiling buffer (PMBSR_EL1 0x%llx); stopping the event\n",
-				   smp_processor_id(), pmbsr);
-		act = SPE_ACT_STOP;
-	}
-
-	ec = SPE_FIELD_GET(SPE_PMBSR_EC, pmbsr);
-	mss = SPE_FIELD_GET(SPE_PMBSR_MSS, pmbsr);
 	switch (ec) {
 	case SPE_PMBSR_EC_BUF:
 		switch (SPE_FIELD_GET(SPE_PMBSR_BSC, mss)) {
@@ -83,48 +72,51 @@ enum spe_action spe_decode_pmbsr(struct spe_pmu *spe, u64 pmbsr,
 			 */
 			break;
 		default:
-			spe_stat_add(spe, SPE_STAT_FAULTS, 1);
-			pr_err_ratelimited("CPU%d: unknown buffer status code 0x%x (PMBSR_EL1 0x%llx); stopping the event\n",
-					   smp_processor_id(), mss, pmbsr);
-			act = SPE_ACT_STOP;
+			why = "unknown buffer status code";
 		}
 		break;
 	case SPE_PMBSR_EC_FAULT_S1:
-	case SPE_PMBSR_EC_FAULT_S2:
 		/*
-		 * 3.5.3: a translation/permission/... fault on the buffer,
-		 * which is kernel memory mapped for the whole event: this is
-		 * not recoverable by retrying. Stop.
+		 * 3.5.3/3.5.4: a fault or synchronous external abort on the
+		 * buffer, which is kernel memory mapped for the whole life of
+		 * the event: retrying cannot help. FSC is in MSS[5:0].
 		 */
-		spe_stat_add(spe, SPE_STAT_FAULTS, 1);
-		pr_err_ratelimited("CPU%d: stage %d fault writing the profiling buffer, FSC 0x%llx (PMBSR_EL1 0x%llx); stopping the event\n",
-				   smp_processor_id(),
-				   ec == SPE_PMBSR_EC_FAULT_S1 ? 1 : 2,
-				   SPE_FIELD_GET(SPE_PMBSR_FSC, mss), pmbsr);
-		act = SPE_ACT_STOP;
+		why = ea ? "stage 1 external abort" : "stage 1 fault";
+		break;
+	case SPE_PMBSR_EC_FAULT_S2:
+		why = ea ? "stage 2 external abort" : "stage 2 fault";
 		break;
 	case SPE_PMBSR_EC_GPC:
-		spe_stat_add(spe, SPE_STAT_FAULTS, 1);
-		pr_err_ratelimited("CPU%d: granule protection fault writing the profiling buffer (PMBSR_EL1 0x%llx); stopping the event\n",
-				   smp_processor_id(), pmbsr);
-		act = SPE_ACT_STOP;
+		why = "granule protection check fault";
 		break;
 	case SPE_PMBSR_EC_IMPDEF:
-		spe_stat_add(spe, SPE_STAT_FAULTS, 1);
-		pr_err_ratelimited("CPU%d: IMPLEMENTATION DEFINED buffer management event, MSS 0x%x (PMBSR_EL1 0x%llx); stopping the event\n",
-				   smp_processor_id(), mss, pmbsr);
-		act = SPE_ACT_STOP;
+		why = "IMPLEMENTATION DEFINED event";
 		break;
 	default:
-		spe_stat_add(spe, SPE_STAT_FAULTS, 1);
-		pr_err_ratelimited("CPU%d: unknown buffer management event class 0x%x (PMBSR_EL1 0x%llx); stopping the event\n",
-				   smp_processor_id(), ec, pmbsr);
-		act = SPE_ACT_STOP;
+		why = "unknown event class";
 	}
 
-	if (act == SPE_ACT_STOP)
-		*aux_flags |= PERF_AUX_FLAG_TRUNCATED;
-	return act;
+	/*
+	 * EA: the buffer, and PMBPTR_EL1 if reported asynchronously, cannot
+	 * be trusted (3.5.4); profiling cannot be restarted from the saved
+	 * pointers (D17.7.4).
+	 */
+	if (ea) {
+		spe_stat_add(spe, SPE_STAT_EXT_ABORTS, 1);
+		if (!why)
+			why = "external abort";
+	} else if (why) {
+		spe_stat_add(spe, SPE_STAT_FAULTS, 1);
+	}
+
+	if (!why)
+		return SPE_ACT_RESTART;
+
+	pr_err_ratelimited("CPU%d: %s writing the profiling buffer (PMBSR_EL1 0x%llx: EC 0x%x, MSS 0x%x, DL %llu, EA %d); stopping the event\n",
+			   smp_processor_id(), why, pmbsr, ec, mss,
+			   SPE_FIELD_GET(SPE_PMBSR_DL, pmbsr), ea);
+	*aux_flags |= PERF_AUX_FLAG_TRUNCATED;
+	return SPE_ACT_STOP;
 }
 
 irqreturn_t spe_pmu_irq_handler(int irq, void *dev)
