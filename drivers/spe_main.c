@@ -76,7 +76,7 @@ static void spe_probe_cpu(void *info)
 	reg = spe_read(PMBIDR);
 	if (SPE_FIELD_GET(SPE_PMBIDR_P, reg)) {
 		dev_err(dev, "the profiling buffer is owned by a higher exception level (PMBIDR_EL1.P=1): EL2/EL3 firmware keeps SPE for itself; not probing\n");
-		spe->probe_err = -EPERM;
+		spe->probe_err = -ENODEV;
 		return;
 	}
 	fld = SPE_FIELD_GET(SPE_PMBIDR_ALIGN, reg);
@@ -168,10 +168,12 @@ static int spe_device_probe(struct platform_device *pdev)
 	/*
 	 * With KPTI the kernel is unmapped while running at EL0, and so is
 	 * the buffer: the profiler would fault on every user-space sample.
+	 * Refusals return -ENODEV/-ENXIO so the driver core adds no second
+	 * message to the one printed here.
 	 */
 	if (arm64_kernel_unmapped_at_el0()) {
 		dev_err(dev, "the profiling buffer is inaccessible while the kernel is unmapped at EL0 (KPTI is on); boot with kpti=0 to use SPE; not probing\n");
-		return -EPERM;
+		return -ENODEV;
 	}
 
 	spe = devm_kzalloc(dev, sizeof(*spe), GFP_KERNEL);
