@@ -187,8 +187,12 @@ static int spe_device_probe(struct platform_device *pdev)
 	ret = spe_get_ppi(pdev, &spe->supported_cpus);
 	if (ret == -EPROBE_DEFER)
 		return ret;
+	if (ret == -EINVAL) {
+		dev_err(dev, "the SPE interrupt is not a per-CPU interrupt (PPI): PMBIRQ is signalled by each CPU (SPE supplement 3.5); not probing\n");
+		return -ENXIO;
+	}
 	if (ret < 0) {
-		dev_err(dev, "no usable interrupt: the SPE firmware description must give one per-CPU interrupt (PPI) for the buffer management event (error %d); not probing\n",
+		dev_err(dev, "no interrupt for the profiling buffer in the firmware description (DT interrupts property or ACPI MADT GICC SPE interrupt, error %d); not probing\n",
 			ret);
 		return -ENXIO;
 	}
