@@ -55,6 +55,8 @@ static inline void spe_psb_csync(void)
  *  - a direct read of a System register after the PSB CSYNC needs explicit
  *    synchronization (ISB) to observe the indirect writes the profiling
  *    operations made to PMBPTR_EL1/PMBSR_EL1.
+ * The DSB is non-shareable: for its Shareability domain the record writes
+ * count as made by the profiled PE itself (3.6).
  */
 static inline void spe_drain(void)
 {

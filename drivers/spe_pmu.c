@@ -77,7 +77,12 @@ static u64 spe_next_limit(struct spe_pmu *spe, struct perf_output_handle *h)
 	u64 head, tail, wake, limit;
 	int pass;
 
-	for (pass = 0; pass < 3; pass++) {
+	/*
+	 * Each pass returns or pads: to the end of the buffer, to the wakeup
+	 * page, or up to unread data (then there is no room). Four passes
+	 * cover all three in sequence.
+	 */
+	for (pass = 0; pass < 4; pass++) {
 		head = spe_buf_off(buf, h->head);
 		/* RHLXGD: align the write pointer. */
 		if (!IS_ALIGNED(head, spe->align)) {
