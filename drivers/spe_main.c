@@ -216,7 +216,7 @@ static int spe_device_probe(struct platform_device *pdev)
 	ret = spe_request_ppi(spe->irq, spe_pmu_irq_handler, SPE_DRVNAME,
 			      &spe->supported_cpus, spe->pcpu);
 	if (ret) {
-		dev_err(dev, "cannot request PPI %d (error %d); not probing\n",
+		dev_err(dev, "cannot request irq %d (PPI, error %d); not probing\n",
 			spe->irq, ret);
 		goto out_free_pcpu;
 	}
@@ -234,7 +234,7 @@ static int spe_device_probe(struct platform_device *pdev)
 	if (ret)
 		goto out_free_id;
 
-	dev_info(dev, "%s: SPE v1p%u on CPUs %*pbl, PPI %d, min interval %u, max record %u bytes, align %u\n",
+	dev_info(dev, "%s: SPE v1p%u on CPUs %*pbl, irq %d (PPI), min interval %u, max record %u bytes, align %u\n",
 		 spe->name, spe->pmsver - 1, cpumask_pr_args(&spe->supported_cpus),
 		 spe->irq, spe->min_period, spe->max_record_sz, spe->align);
 	return 0;
