@@ -32,6 +32,11 @@ check:
 qemu:
 	tools/qemu/build.sh
 
+# The demo: record a program under the emulated SPE with perf and show it.
+.PHONY: run
+run:
+	tools/perf/run-demo.sh $(if $(PROG),--prog '$(PROG)') $(if $(ARGS),--args '$(ARGS)') $(if $(KEEP),--keep '$(KEEP)')
+
 clean:
 	rm -rf build
 ifdef KDIR
@@ -43,3 +48,4 @@ help:
 	@echo "make modules-all  build for every supported kernel with W=1"
 	@echo "make check        install what is missing and run every test suite"
 	@echo "make qemu         build the SPE-enabled QEMU"
+	@echo "make run          perf record/report/script under the emulated SPE (PROG= ARGS= KEEP=perf.data)"

@@ -1,0 +1,43 @@
+#!/bin/sh
+# Guest side of `make run` (tools/perf/run-demo.sh): load the module, record
+# PROG with perf record -e arm_spe//, show perf report, a few samples
+# decoded by perf script and the raw trace's summary by spe-decode.
+#   demo-guest.sh KEEP(0|1) PROG [ARGS...]
+# With KEEP=1 it prints perf.data, gzip'ed and base64-encoded, between
+# "@@PERFDATA-BEGIN@@" and "@@PERFDATA-END@@" lines for the host to decode.
+keep=$1; shift
+cd /tests || exit 1
+export PATH=/tests:$PATH
+hr() { printf '\n===== %s\n' "$*"; }
+if ! ls -d /sys/bus/event_source/devices/arm_spe_* >/dev/null 2>&1; then
+	insmod ./arm_spe_perf.ko || { echo "demo: insmod arm_spe_perf.ko failed"; dmesg | tail -n 5; exit 1; }
+fi
+pmu=$(basename "$(ls -d /sys/bus/event_source/devices/arm_spe_* | head -n1)")
+echo "demo: arm_spe_perf loaded, PMU $pmu (type $(cat /sys/bus/event_source/devices/$pmu/type)); $(perf --version)"
+d=/tmp/perf.data
+hr "perf record -e arm_spe// -- $*"
+perf record -o $d -e arm_spe// -- "$@" 2>&1
+rc=$?
+[ $rc -eq 0 ] || { echo "demo: perf record exited $rc"; exit 1; }
+comm=$(basename "$1" | cut -c1-15)
+
+hr "perf report --stdio --comm $comm --sort dso,sym (top entries per event)"
+perf report -i $d --stdio --comm "$comm" --sort dso,sym 2>/dev/null |
+	awk '/^# Samples:/ { n = 0; print; next } /^#/ || /^$/ { next } n < 12 { print; n++ }'
+
+hr "perf script: the first user-space samples of $comm (event, data address, PC, symbol)"
+perf script -i $d --comm "$comm" -F comm,tid,event,addr,ip,sym 2>/dev/null |
+	awk '{ for (i = 1; i <= NF; i++) if ($i ~ /:$/) break; p = $(i + 2); if (p ~ /^ffff/) next; print; if (++n == 10) exit }'
+
+hr "spe-decode: the raw SPE trace (AUX data extracted from perf.data)"
+perf_aux_extract $d /tmp/aux.bin 2>&1
+spe-decode --dump /tmp/aux.bin 2>/dev/null | awk 'NF == 0 { if (++r == 2) exit } { print }'
+echo
+spe-decode --summary /tmp/aux.bin 2>&1 | awk '/^total latency histogram/ { exit } { print }'
+
+if [ "$keep" = 1 ]; then
+	echo "@@PERFDATA-BEGIN@@"
+	gzip -c $d | base64
+	echo "@@PERFDATA-END@@"
+fi
+echo "demo: done"

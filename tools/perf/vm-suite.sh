@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# The perf suite: Debian's arm64 perf against the module in a guest of the
+# SPE-emulating QEMU, every flow checked by its output
+# (selftests/arm_spe/perf/). Prints TAP and "perf: N passed, N failed,
+# N skipped"; exit 1 on any failure.
+#
+#   tools/perf/vm-suite.sh QEMU [KERNEL_ID]
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+SPE_LOG_TAG=perf-suite
+# shellcheck source=../lib/apt.sh
+. "$top/tools/lib/apt.sh"
+qemu=${1:?usage: vm-suite.sh QEMU [KERNEL_ID]}
+kid=${2:-$("$top/tools/kernels/fetch.sh" --default)}
+[ -x "$qemu" ] || spe_die "no QEMU at '$qemu'"
+mapfile -t dirs < <("$here/build.sh" "$kid")
+stage=${dirs[0]} rootfs=${dirs[1]}
+list=$top/build/perf/suite-$kid.list
+# NAME<TAB>TIMEOUT<TAB>COMMAND, in order: perf_record.sh leaves the
+# recording the report/script tests read. PERF_LDLAT (default 2): perf mem's
+# --ldlat; the emulation models total latencies of a few cycles only, so
+# perf's default of 30 would filter out every sample.
+cat >"$list" <<LIST
+perf_list	60	./perf_list.sh
+perf_record	240	./perf_record.sh 1
+perf_report	120	./perf_report.sh
+perf_script	120	./perf_script.sh
+perf_dump	300	./perf_dump.sh 0.2
+perf_filters	240	./perf_filters.sh ${PERF_MIN_LATENCY:-4}
+perf_snapshot	240	./perf_snapshot.sh
+perf_mem	240	./perf_mem.sh ${PERF_LDLAT:-2}
+LIST
+exec "$top/tools/vm/run.sh" --suite perf --kernel "$kid" --qemu "$qemu" --mem 2048 \
+	--timeout "${PERF_SUITE_TIMEOUT:-1200}" --list "$list" \
+	--file "$rootfs/.:/" --file "$stage/.:/tests/"
