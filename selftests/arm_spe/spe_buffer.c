@@ -1,0 +1,493 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The AUX buffer and the event's life cycle: wraparound with a reader
+ * that keeps up, truncation with one that does not, snapshot (overwrite)
+ * mode, discard mode, the smallest and a large buffer, open/close and
+ * enable/disable cycles, buffer faults injected by the emulator
+ * (SPE_FAULT=s1:N/dl:N/ea:N from the runner), unprivileged users at each
+ * perf_event_paranoid level and CPU hotplug.
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <sys/wait.h>
+#include "spe_test.h"
+
+uint64_t wl_buf[WL_WORDS];
+
+#define CFG_TS		(1ull << 0)
+#define CFG_PA		(1ull << 1)
+#define CFG_PCT		(1ull << 2)
+#define CFG_DISCARD	(1ull << 35)
+
+FIXTURE(buf) {
+	struct spe_pmu_info p;
+	struct spe_session s;
+	struct spe_expect e;
+	struct spe_stats st;
+	struct perf_event_attr a;
+};
+
+FIXTURE_SETUP(buf)
+{
+	memset(&self->s, 0, sizeof(self->s));
+	self->s.fd = -1;
+	NEED_PMU(&self->p);
+	spe_attr_init(&self->a, &self->p, CFG_TS, self->p.min_interval);
+	spe_expect_default(&self->e, &self->p);
+	self->e.el_user_only = 1;
+	self->e.ts = 1;
+	self->e.buf = wl_buf;
+	self->e.buf_len = sizeof(wl_buf);
+	spe_pin_cpu(0);
+}
+
+FIXTURE_TEARDOWN(buf)
+{
+	spe_session_close(&self->s);
+}
+
+static uint64_t bytes_per_iter(const struct spe_pmu_info *p)
+{
+	/* Upper bound of AUX bytes per ldst iteration at the minimum interval. */
+	return (SPE_WL_LDST_INSNS * (uint64_t)p->max_record_size) / (p->min_interval + 1) + 1;
+}
+
+static void validate(struct spe_session *s, struct spe_expect *e, struct spe_stats *st)
+{
+	e->first_idx_align = s->first_idx;
+	spe_validate(s->data, s->len, e, st, NULL, NULL);
+}
+
+/* A reader that keeps up sees the buffer wrap several times, no loss. */
+TEST_F(buf, wraparound)
+{
+	int pages = 4, i;
+
+	ASSERT_OPEN(spe_session_open(&self->s, &self->a, 0, -1, 4, pages, 0), &self->s);
+	ASSERT_EQ(0, spe_enable(&self->s));
+	for (i = 0; i < 64; i++) {
+		/* about a quarter of the buffer per slice */
+		spe_wl_ldst(wl_buf, WL_WORDS - 1, 4096 * pages / 4 / 64 * (self->p.min_interval + 1) / SPE_WL_LDST_INSNS);
+		ASSERT_EQ(0, spe_session_collect(&self->s)) TH_LOG("unread data overwritten");
+	}
+	spe_disable(&self->s);
+	ASSERT_EQ(0, spe_session_collect(&self->s));
+	validate(&self->s, &self->e, &self->st);
+	TH_LOG("%zu bytes through a %d-byte buffer, %u AUX records, flags %#llx",
+	       self->s.len, pages * 4096, self->s.n_aux_recs,
+	       (unsigned long long)self->s.aux_flags_or);
+	EXPECT_VALID(&self->st);
+	EXPECT_GT(self->s.read_idx, 4ull * pages * 4096) TH_LOG("the buffer did not wrap");
+	EXPECT_EQ(0, self->s.n_truncated);
+	EXPECT_EQ(0, self->s.aux_rec_bad);
+	EXPECT_GT(self->st.in_ldst_loop, 100);
+}
+
+/* A reader that does not read: the data stops, flagged TRUNCATED, what is
+ * there is whole, and the event runs again once the data is consumed. */
+TEST_F(buf, slow_reader_truncated)
+{
+	int pages = 4;
+	uint64_t iters = 8 * pages * 4096 / bytes_per_iter(&self->p) + 1;
+	size_t first;
+
+	if (iters > 4000000)
+		iters = 4000000;
+	ASSERT_OPEN(spe_session_open(&self->s, &self->a, 0, -1, 4, pages, 0), &self->s);
+	ASSERT_EQ(0, spe_enable(&self->s));
+	spe_wl_ldst(wl_buf, WL_WORDS - 1, iters * 4);
+	spe_disable(&self->s);
+	ASSERT_EQ(0, spe_session_collect(&self->s)) TH_LOG("unread data overwritten");
+	validate(&self->s, &self->e, &self->st);
+	EXPECT_VALID(&self->st);
+	EXPECT_LE(self->s.len, (size_t)pages * 4096);
+	EXPECT_GT(self->s.len, 0);
+	EXPECT_GT(self->s.n_truncated, 0) TH_LOG("no PERF_RECORD_AUX with PERF_AUX_FLAG_TRUNCATED");
+	first = self->s.len;
+	/* consumed: enabling again produces new data */
+	ASSERT_EQ(0, spe_enable(&self->s));
+	spe_wl_ldst(wl_buf, WL_WORDS - 1, 20000);
+	spe_disable(&self->s);
+	ASSERT_EQ(0, spe_session_collect(&self->s));
+	EXPECT_GT(self->s.len, first) TH_LOG("no data after re-enabling");
+	validate(&self->s, &self->e, &self->st);
+	EXPECT_VALID(&self->st);
+}
+
+/* Snapshot: AUX mapped read-only, the data is overwritten in place. */
+TEST_F(buf, snapshot)
+{
+	int pages = 4;
+	size_t size = pages * 4096, half = size / 2, head, cur, prev;
+	struct spe_stats st2;
+	struct spe_expect e2;
+
+	ASSERT_OPEN(spe_session_open(&self->s, &self->a, 0, -1, 4, pages, 1), &self->s);
+	ASSERT_EQ(0, spe_enable(&self->s));
+	spe_wl_ldst(wl_buf, WL_WORDS - 1, 6 * size / bytes_per_iter(&self->p) + 1000);
+	ASSERT_EQ(0, spe_disable(&self->s));
+	spe_session_collect(&self->s);
+	head = __atomic_load_n(&self->s.pg->aux_head, __ATOMIC_ACQUIRE);
+	TH_LOG("aux_head %zu, %u AUX records, flags %#llx", head, self->s.n_aux_recs,
+	       (unsigned long long)self->s.aux_flags_or);
+	EXPECT_NE(0, self->s.aux_flags_or & PERF_AUX_FLAG_OVERWRITE);
+	EXPECT_EQ(0, self->s.n_truncated);
+	head %= size;
+	cur = head <= half && head ? 0 : half;
+	if (head == 0)
+		cur = half;	/* stopped exactly at the end */
+	prev = cur ? 0 : half;
+	/* The current half: from its start to the head. */
+	e2 = self->e;
+	e2.first_idx_align = cur;
+	spe_validate(self->s.aux + cur, (head ? head : size) - cur, &e2, &self->st, NULL, NULL);
+	EXPECT_VALID(&self->st);
+	/* The previous half, whole: records then padding. */
+	e2.first_idx_align = prev;
+	spe_validate(self->s.aux + prev, half, &e2, &st2, NULL, NULL);
+	EXPECT_VALID(&st2);
+	EXPECT_GT(st2.records, 0);
+	if (st2.records && self->st.records)
+		EXPECT_LT(st2.max_ts, self->st.min_ts) TH_LOG("the previous half is not older");
+}
+
+TEST_F(buf, discard)
+{
+	long long bytes0;
+
+	NEED_FORMAT(&self->p, "discard");
+	self->a.config |= CFG_DISCARD;
+	bytes0 = spe_counter(&self->p, "bytes");
+	ASSERT_OPEN(spe_session_open(&self->s, &self->a, 0, -1, 4, 4, 0), &self->s);
+	ASSERT_EQ(0, spe_enable(&self->s));
+	spe_wl_ldst(wl_buf, WL_WORDS - 1, 100000);
+	spe_disable(&self->s);
+	ASSERT_EQ(0, spe_session_collect(&self->s));
+	EXPECT_EQ(0, self->s.len) TH_LOG("AUX data in discard mode");
+	EXPECT_EQ(0, self->s.aux_rec_bytes);
+	EXPECT_EQ(bytes0, spe_counter(&self->p, "bytes"));
+}
+
+TEST_F(buf, discard_without_aux)
+{
+	NEED_FORMAT(&self->p, "discard");
+	self->a.config |= CFG_DISCARD;
+	self->s.fd = spe_perf_open(&self->a, 0, -1);
+	ASSERT_LE(0, self->s.fd) TH_LOG("%s", strerror(errno));
+	EXPECT_EQ(0, spe_enable(&self->s));
+	spe_wl_ldst(wl_buf, WL_WORDS - 1, 10000);
+	EXPECT_EQ(0, spe_disable(&self->s));
+}
+
+TEST_F(buf, smallest_buffer)
+{
+	ASSERT_OPEN(spe_session_open(&self->s, &self->a, 0, -1, 1, 2, 0), &self->s);
+	ASSERT_EQ(0, spe_enable(&self->s));
+	for (int i = 0; i < 16; i++) {
+		spe_wl_ldst(wl_buf, WL_WORDS - 1, 2000);
+		ASSERT_EQ(0, spe_session_collect(&self->s));
+	}
+	spe_disable(&self->s);
+	spe_session_collect(&self->s);
+	validate(&self->s, &self->e, &self->st);
+	EXPECT_VALID(&self->st);
+	EXPECT_GT(self->st.in_ldst_loop, 0);
+}
+
+TEST_F(buf, large_buffer)
+{
+	uint64_t exp;
+
+	ASSERT_OPEN(spe_session_open(&self->s, &self->a, 0, -1, 8, 1024, 0), &self->s);
+	ASSERT_EQ(0, spe_enable(&self->s));
+	spe_wl_ldst(wl_buf, WL_WORDS - 1, 300000);
+	spe_disable(&self->s);
+	ASSERT_EQ(0, spe_session_collect(&self->s));
+	validate(&self->s, &self->e, &self->st);
+	EXPECT_VALID(&self->st);
+	EXPECT_EQ(0, self->s.n_truncated);
+	exp = SPE_WL_LDST_INSNS * 300000ull / (self->p.min_interval + 1);
+	EXPECT_NEAR_COUNT(self->st.in_ldst_loop, exp, 10, 3);
+}
+
+TEST_F(buf, open_close_cycles)
+{
+	int i;
+
+	for (i = 0; i < 40; i++) {
+		struct spe_session s;
+
+		ASSERT_EQ(0, spe_session_open(&s, &self->a, 0, -1, 1, 2, 0))
+			TH_LOG("cycle %d: %s", i, strerror(errno));
+		ASSERT_EQ(0, spe_enable(&s));
+		spe_wl_ldst(wl_buf, WL_WORDS - 1, 500);
+		spe_disable(&s);
+		spe_session_collect(&s);
+		validate(&s, &self->e, &self->st);
+		EXPECT_VALID(&self->st);
+		EXPECT_GT(s.len, 0) TH_LOG("cycle %d: no data", i);
+		spe_session_close(&s);
+	}
+}
+
+/* Records only while enabled: the branchy loop runs while disabled. */
+TEST_F(buf, enable_disable_toggle)
+{
+	int i;
+
+	ASSERT_OPEN(spe_session_open(&self->s, &self->a, 0, -1, 4, 64, 0), &self->s);
+	for (i = 0; i < 20; i++) {
+		ASSERT_EQ(0, spe_enable(&self->s));
+		spe_wl_ldst(wl_buf, WL_WORDS - 1, 3000);
+		ASSERT_EQ(0, spe_disable(&self->s));
+		spe_wl_branch(3000);
+		ASSERT_EQ(0, spe_session_collect(&self->s));
+	}
+	validate(&self->s, &self->e, &self->st);
+	EXPECT_VALID(&self->st);
+	EXPECT_EQ(0, self->st.in_branch) TH_LOG("records from code run while disabled");
+	/* The interval counter resumes where it stopped (3.1.3). */
+	EXPECT_NEAR_COUNT(self->st.in_ldst_loop,
+			  SPE_WL_LDST_INSNS * 60000.0 / (self->p.min_interval + 1), 10, 3);
+}
+
+/* ---- faults injected by the emulator (separate boots) ---- */
+
+TEST_F(buf, injected_fault_reported)
+{
+	const char *f = getenv("SPE_FAULT");
+	long long faults0, ea0, dl0, tr0;
+	int i;
+
+	if (!f || !strcmp(f, "none"))
+		SKIP(return, "no fault injected in this boot (SPE_FAULT)");
+	faults0 = spe_counter(&self->p, "faults");
+	ea0 = spe_counter(&self->p, "ext_aborts");
+	dl0 = spe_counter(&self->p, "data_loss");
+	tr0 = spe_counter(&self->p, "truncated");
+	ASSERT_OPEN(spe_session_open(&self->s, &self->a, 0, -1, 4, 16, 0), &self->s);
+	ASSERT_EQ(0, spe_enable(&self->s));
+	for (i = 0; i < 8; i++) {
+		spe_wl_ldst(wl_buf, WL_WORDS - 1, 2000);
+		spe_session_collect(&self->s);
+	}
+	spe_disable(&self->s);
+	spe_session_collect(&self->s);
+	TH_LOG("%s: %zu bytes, AUX records %u flags %#llx; faults %lld ext_aborts %lld data_loss %lld truncated %lld",
+	       f, self->s.len, self->s.n_aux_recs, (unsigned long long)self->s.aux_flags_or,
+	       spe_counter(&self->p, "faults") - faults0, spe_counter(&self->p, "ext_aborts") - ea0,
+	       spe_counter(&self->p, "data_loss") - dl0, spe_counter(&self->p, "truncated") - tr0);
+	/* Every fault stops the session: TRUNCATED (driver.rst table). */
+	EXPECT_GT(self->s.n_truncated, 0);
+	if (!strncmp(f, "s1:", 3)) {
+		EXPECT_EQ(1, spe_counter(&self->p, "faults") - faults0);
+	} else if (!strncmp(f, "dl:", 3)) {
+		EXPECT_EQ(1, spe_counter(&self->p, "faults") - faults0);
+		EXPECT_EQ(1, spe_counter(&self->p, "data_loss") - dl0);
+		EXPECT_NE(0, self->s.aux_flags_or & PERF_AUX_FLAG_PARTIAL);
+	} else if (!strncmp(f, "ea:", 3)) {
+		EXPECT_EQ(1, spe_counter(&self->p, "ext_aborts") - ea0);
+		EXPECT_NE(0, self->s.aux_flags_or & PERF_AUX_FLAG_PARTIAL);
+	}
+	EXPECT_GE(spe_counter(&self->p, "truncated") - tr0, 1);
+	/* The data handed over before the fault is whole: validate it when
+	 * the driver did not flag it PARTIAL. */
+	if (!(self->s.aux_flags_or & PERF_AUX_FLAG_PARTIAL)) {
+		validate(&self->s, &self->e, &self->st);
+		EXPECT_VALID(&self->st);
+	}
+	spe_session_close(&self->s);
+
+	/* The next session works (the fault fires once). */
+	ASSERT_OPEN(spe_session_open(&self->s, &self->a, 0, -1, 4, 16, 0), &self->s);
+	ASSERT_EQ(0, spe_enable(&self->s));
+	spe_wl_ldst(wl_buf, WL_WORDS - 1, 5000);
+	spe_disable(&self->s);
+	spe_session_collect(&self->s);
+	validate(&self->s, &self->e, &self->st);
+	EXPECT_VALID(&self->st);
+	EXPECT_EQ(0, self->s.n_truncated);
+	EXPECT_GT(self->st.in_ldst_loop, 10);
+}
+
+/* ---- privilege ---- */
+
+static int write_paranoid(int level)
+{
+	char v[8];
+
+	snprintf(v, sizeof(v), "%d", level);
+	return spe_write_file("/proc/sys/kernel/perf_event_paranoid", v);
+}
+
+static int read_paranoid(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
+	int v = 2;
+
+	if (f) {
+		if (fscanf(f, "%d", &v) != 1)
+			v = 2;
+		fclose(f);
+	}
+	return v;
+}
+
+/*
+ * In a child that became uid 65534: open with config, exclude_kernel; 0 on
+ * success, else errno. On success, capture and report whether Context
+ * packets were present (bit 8 of the exit code) and validity (bit 9).
+ */
+static int unpriv_try(const struct spe_pmu_info *p, uint64_t config, int excl_kernel)
+{
+	pid_t pid = fork();
+	int status;
+
+	if (pid == 0) {
+		struct perf_event_attr a;
+		struct spe_session s;
+		struct spe_expect e;
+		struct spe_stats st;
+		int ret = 0;
+
+		if (setgid(65534) || setuid(65534))
+			_exit(255);
+		spe_attr_init(&a, p, config | CFG_TS, p->min_interval);
+		a.exclude_kernel = excl_kernel;
+		if (spe_session_open(&s, &a, 0, -1, 1, 4, 0))
+			_exit(errno & 0xff);
+		spe_enable(&s);
+		spe_wl_ldst(wl_buf, WL_WORDS - 1, 3000);
+		spe_disable(&s);
+		spe_session_collect(&s);
+		spe_expect_default(&e, p);
+		e.ts = 1;
+		e.el_user_only = excl_kernel;
+		e.buf = wl_buf;
+		e.buf_len = sizeof(wl_buf);
+		e.first_idx_align = s.first_idx;
+		spe_validate(s.data, s.len, &e, &st, NULL, NULL);
+		if (st.with_ctx)
+			ret |= 1;
+		if (st.violations || !st.in_ldst_loop)
+			ret |= 2;
+		_exit(0x80 | ret);
+	}
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+#define OK_NOCTX	0x80
+#define OK_CTX		0x81
+
+TEST_F(buf, unprivileged_paranoid_levels)
+{
+	int old = read_paranoid(), r, ctx = (int)spe_env_long("SPE_EXP_PID_CTX", -1);
+
+	if (getuid() != 0)
+		SKIP(return, "needs root to change perf_event_paranoid");
+	ASSERT_EQ(0, write_paranoid(2));
+	/* 2: own user space only; no kernel data (PA, PCT, context). */
+	r = unpriv_try(&self->p, 0, 1);
+	EXPECT_EQ(OK_NOCTX, r) TH_LOG("paranoid 2, user only: %#x", r);
+	EXPECT_EQ(EACCES, unpriv_try(&self->p, 0, 0)) TH_LOG("kernel sampling at paranoid 2");
+	EXPECT_EQ(EACCES, unpriv_try(&self->p, CFG_PA, 1)) TH_LOG("pa_enable at paranoid 2");
+	EXPECT_EQ(EACCES, unpriv_try(&self->p, CFG_PCT, 1)) TH_LOG("pct_enable at paranoid 2");
+	/* 1: kernel allowed, and with it PA and context. */
+	ASSERT_EQ(0, write_paranoid(1));
+	r = unpriv_try(&self->p, 0, 1);
+	EXPECT_EQ(ctx == 1 ? OK_CTX : OK_NOCTX, r) TH_LOG("paranoid 1: %#x", r);
+	r = unpriv_try(&self->p, CFG_PA, 1);
+	EXPECT_TRUE(r & 0x80) TH_LOG("pa_enable at paranoid 1: %d", r);
+	EXPECT_EQ(0, r & 2);
+	r = unpriv_try(&self->p, 0, 0);
+	EXPECT_TRUE(r & 0x80) TH_LOG("kernel sampling at paranoid 1: %d", r);
+	write_paranoid(old);
+}
+
+/* ---- CPU hotplug ---- */
+
+static void *va_slice(int i)
+{
+	return wl_buf + i * (WL_WORDS / 4);
+}
+
+static void slice_hook(const struct spe_record *r, void *arg, struct spe_stats *st)
+{
+	uint64_t *seen = arg, va;
+	int i;
+
+	if (!(r->present & SPE_REC_DATA_VA))
+		return;
+	va = spe_addr_va_sext(r->addr[SPE_ADDR_IDX_DATA_VA]) & 0x00ffffffffffffffull;
+	for (i = 0; i < 3; i++)
+		if (va >= (uint64_t)(uintptr_t)va_slice(i) &&
+		    va < (uint64_t)(uintptr_t)va_slice(i + 1))
+			seen[i]++;
+}
+
+TEST_F(buf, hotplug_per_task)
+{
+	uint64_t seen[3] = { 0 };
+
+	if (sysconf(_SC_NPROCESSORS_CONF) < 2 || access("/sys/devices/system/cpu/cpu1/online", W_OK))
+		SKIP(return, "CPU1 cannot be taken offline");
+	ASSERT_OPEN(spe_session_open(&self->s, &self->a, 0, -1, 4, 64, 0), &self->s);
+	ASSERT_EQ(0, spe_pin_cpu(1));
+	ASSERT_EQ(0, spe_enable(&self->s));
+	spe_wl_ldst(va_slice(0), WL_WORDS / 4 - 1, 20000);
+	/* offline our own CPU: the task moves, the event follows it */
+	ASSERT_EQ(0, spe_pin_cpu(0));
+	ASSERT_EQ(0, spe_set_cpu_online(1, 0));
+	spe_wl_ldst(va_slice(1), WL_WORDS / 4 - 1, 20000);
+	ASSERT_EQ(0, spe_set_cpu_online(1, 1));
+	ASSERT_EQ(0, spe_pin_cpu(1));
+	spe_wl_ldst(va_slice(2), WL_WORDS / 4 - 1, 20000);
+	spe_disable(&self->s);
+	ASSERT_EQ(0, spe_session_collect(&self->s));
+	self->e.first_idx_align = self->s.first_idx;
+	spe_validate(self->s.data, self->s.len, &self->e, &self->st, slice_hook, seen);
+	EXPECT_VALID(&self->st);
+	TH_LOG("records per slice: %llu %llu %llu", (unsigned long long)seen[0],
+	       (unsigned long long)seen[1], (unsigned long long)seen[2]);
+	EXPECT_GT(seen[0], 10);
+	EXPECT_GT(seen[1], 10);
+	EXPECT_GT(seen[2], 10);
+	EXPECT_EQ(1, spe_cpu_online(1));
+}
+
+TEST_F(buf, hotplug_per_cpu)
+{
+	if (sysconf(_SC_NPROCESSORS_CONF) < 2 || access("/sys/devices/system/cpu/cpu1/online", W_OK))
+		SKIP(return, "CPU1 cannot be taken offline");
+	/* A per-CPU event on CPU1 while CPU1 goes away and comes back. */
+	ASSERT_OPEN(spe_session_open(&self->s, &self->a, -1, 1, 4, 64, 0), &self->s);
+	ASSERT_EQ(0, spe_pin_cpu(1));
+	ASSERT_EQ(0, spe_enable(&self->s));
+	spe_wl_ldst(wl_buf, WL_WORDS - 1, 20000);
+	ASSERT_EQ(0, spe_pin_cpu(0));
+	ASSERT_EQ(0, spe_set_cpu_online(1, 0));
+	spe_session_collect(&self->s);
+	ASSERT_EQ(0, spe_set_cpu_online(1, 1));
+	spe_disable(&self->s);
+	spe_session_collect(&self->s);
+	self->e.first_idx_align = self->s.first_idx;
+	spe_validate(self->s.data, self->s.len, &self->e, &self->st, NULL, NULL);
+	EXPECT_VALID(&self->st);
+	EXPECT_GT(self->st.in_ldst_loop, 10) TH_LOG("data recorded before the CPU went offline");
+	spe_session_close(&self->s);
+	/* A new per-CPU event on the CPU that came back works. */
+	ASSERT_OPEN(spe_session_open(&self->s, &self->a, -1, 1, 4, 64, 0), &self->s);
+	ASSERT_EQ(0, spe_pin_cpu(1));
+	ASSERT_EQ(0, spe_enable(&self->s));
+	spe_wl_ldst(wl_buf, WL_WORDS - 1, 20000);
+	spe_disable(&self->s);
+	spe_session_collect(&self->s);
+	self->e.first_idx_align = self->s.first_idx;
+	spe_validate(self->s.data, self->s.len, &self->e, &self->st, NULL, NULL);
+	EXPECT_VALID(&self->st);
+	EXPECT_GT(self->st.in_ldst_loop, 10);
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,409 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Capture and validation: per-task and per-CPU sessions over known
+ * workloads (spe_workload.S), every AUX byte decoded and every record
+ * checked (spe_validate()), record counts against the sampling interval,
+ * the sampling period rules, jitter, exclude_user/exclude_kernel and the
+ * filters (SPE supplement 3.1 interval counter, 3.2.2/3.2.3 filtering).
+ *
+ * With ArchInst (every instruction is in the population) and no jitter the
+ * interval counter takes one sample every INTERVAL + 1 operations (3.1.2
+ * note): N operations give about N / (P + 1) samples. With PMSIRR.RND the
+ * low 8 bits of the reload are random: N / (P + 256 + 1) .. N / (P + 1).
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <sys/syscall.h>
+#include "spe_test.h"
+
+uint64_t wl_buf[WL_WORDS];
+static uint8_t mis_buf[64] __attribute__((aligned(64)));
+
+#define CFG_TS		(1ull << 0)
+#define CFG_PA		(1ull << 1)
+#define CFG_JITTER	(1ull << 16)
+#define CFG_BRANCH	(1ull << 32)
+#define CFG_LOAD	(1ull << 33)
+#define CFG_STORE	(1ull << 34)
+
+enum wl { WL_LDST, WL_BRANCH, WL_SYSCALL, WL_MISALIGN };
+
+#define LDST_ITERS	60000ull
+#define BRANCH_ITERS	60000ull
+#define SYSCALLS	3000
+#define MIS_ITERS	60000ull
+
+static void run_wl(enum wl w, int slices, struct spe_session *s)
+{
+	int i, j;
+
+	for (i = 0; i < slices; i++) {
+		switch (w) {
+		case WL_LDST:
+			spe_wl_ldst(wl_buf, WL_WORDS - 1, LDST_ITERS / slices);
+			break;
+		case WL_BRANCH:
+			spe_wl_branch(BRANCH_ITERS / slices);
+			break;
+		case WL_SYSCALL:
+			for (j = 0; j < SYSCALLS / slices; j++)
+				syscall(SYS_getppid);
+			break;
+		case WL_MISALIGN:
+			spe_wl_misalign(mis_buf, MIS_ITERS / slices);
+			break;
+		}
+		if (s)
+			spe_session_collect(s);
+	}
+}
+
+/*
+ * Open a session (pid/cpu), run the workload, collect and validate.
+ * Returns 0, or -1 when the open failed (errno kept).
+ */
+static int capture(const struct spe_pmu_info *p, struct perf_event_attr *a,
+		   pid_t pid, int cpu, enum wl w, struct spe_expect *e,
+		   struct spe_stats *st, struct spe_session *s)
+{
+	if (spe_session_open(s, a, pid, cpu, 8, 256, 0))
+		return -1;
+	if (spe_enable(s))
+		return -1;
+	run_wl(w, 4, s);
+	spe_disable(s);
+	if (spe_session_collect(s))
+		spe_violation(st, "AUX data overwritten before it was read");
+	e->first_idx_align = s->first_idx;
+	if (w == WL_MISALIGN) {
+		e->buf = mis_buf;
+		e->buf_len = sizeof(mis_buf);
+	} else {
+		e->buf = wl_buf;
+		e->buf_len = sizeof(wl_buf);
+	}
+	spe_validate(s->data, s->len, e, st, NULL, NULL);
+	return 0;
+}
+
+static int expect_ctx(void)
+{
+	/* Root may see kernel data: the context is the PID when the kernel
+	 * puts it in CONTEXTIDR_EL1 (runner: SPE_EXP_PID_CTX from .config). */
+	long v = spe_env_long("SPE_EXP_PID_CTX", -1);
+
+	return v < 0 ? -1 : (int)v;
+}
+
+static void log_stats(struct __test_metadata *_metadata, const struct spe_stats *st,
+		      const struct spe_session *s)
+{
+	TH_LOG("%zu bytes, %llu records (%llu pad bytes): el0 %llu el1 %llu; ldst %llu (loop %llu) branch %llu mis %llu; ld %llu st %llu br %llu other %llu; aux recs %u flags %#llx",
+	       s->len, (unsigned long long)st->records, (unsigned long long)st->pad_bytes,
+	       (unsigned long long)st->el0, (unsigned long long)st->el_kernel,
+	       (unsigned long long)st->in_ldst, (unsigned long long)st->in_ldst_loop,
+	       (unsigned long long)st->in_branch, (unsigned long long)st->in_misalign,
+	       (unsigned long long)st->loads, (unsigned long long)st->stores,
+	       (unsigned long long)st->branches, (unsigned long long)st->others,
+	       s->n_aux_recs, (unsigned long long)s->aux_flags_or);
+}
+
+FIXTURE(cap) {
+	struct spe_pmu_info p;
+	struct spe_session s;
+	struct spe_expect e;
+	struct spe_stats st;
+	union {
+		struct perf_event_attr a;
+		union spe_attr a_storage;
+	};
+	uint64_t period;
+};
+
+FIXTURE_SETUP(cap)
+{
+	memset(&self->s, 0, sizeof(self->s));
+	self->s.fd = -1;
+	NEED_PMU(&self->p);
+	self->period = 1024 > self->p.min_interval ? 1024 : self->p.min_interval;
+	spe_attr_init(&self->a, &self->p, CFG_TS, self->period);
+	spe_expect_default(&self->e, &self->p);
+	self->e.el_user_only = 1;
+	self->e.ts = 1;
+	self->e.ctx = expect_ctx();
+	self->e.ctx_pid = getpid();
+	memset(&self->st, 0, sizeof(self->st));
+	spe_pin_cpu(0);
+}
+
+FIXTURE_TEARDOWN(cap)
+{
+	spe_session_close(&self->s);
+}
+
+/* Loads/stores to a known buffer, per task, user only. */
+TEST_F(cap, per_task_ldst)
+{
+	uint64_t n, exp;
+
+	ASSERT_OPEN(capture(&self->p, &self->a, 0, -1, WL_LDST, &self->e, &self->st, &self->s), &self->s);
+	log_stats(_metadata, &self->st, &self->s);
+	EXPECT_VALID(&self->st);
+	EXPECT_EQ(0, self->s.n_truncated);
+	EXPECT_EQ(0, self->s.aux_rec_bad) TH_LOG("PERF_RECORD_AUX ranges overlap");
+	EXPECT_EQ(self->s.len, self->s.read_idx - self->s.first_idx);
+	exp = SPE_WL_LDST_INSNS * LDST_ITERS / (spe_effective_period(&self->p, self->period) + 1);
+	n = self->st.in_ldst_loop;
+	EXPECT_NEAR_COUNT(n, exp, 10, 3);
+	/* 1 load, 1 store, 1 branch of 7 instructions. */
+	EXPECT_NEAR_COUNT(self->st.loads, n / 7.0, 40, 3);
+	EXPECT_NEAR_COUNT(self->st.stores, n / 7.0, 40, 3);
+	EXPECT_GE(self->st.in_own_text * 10, self->st.records * 9);
+	if (self->e.ctx < 0)
+		TH_LOG("context not checked: SPE_EXP_PID_CTX unset");
+}
+
+TEST_F(cap, per_task_no_timestamp)
+{
+	self->a.config = 0;
+	self->e.ts = 0;
+	ASSERT_OPEN(capture(&self->p, &self->a, 0, -1, WL_LDST, &self->e, &self->st, &self->s), &self->s);
+	EXPECT_VALID(&self->st);
+	EXPECT_GT(self->st.records, 0);
+	EXPECT_EQ(0, self->st.with_ts);
+}
+
+TEST_F(cap, per_task_branchy)
+{
+	ASSERT_OPEN(capture(&self->p, &self->a, 0, -1, WL_BRANCH, &self->e, &self->st, &self->s), &self->s);
+	log_stats(_metadata, &self->st, &self->s);
+	EXPECT_VALID(&self->st);
+	ASSERT_GT(self->st.in_branch, 20);
+	/* 4 of the 6.5 instructions of an iteration are branches. */
+	EXPECT_GE(self->st.branches * 100, self->st.in_branch * 40);
+	EXPECT_GT(self->st.ev_not_taken, 0) TH_LOG("b.eq falls through every other iteration");
+}
+
+TEST_F(cap, per_cpu_user)
+{
+	uint64_t exp;
+
+	ASSERT_OPEN(capture(&self->p, &self->a, -1, 0, WL_LDST, &self->e, &self->st, &self->s), &self->s);
+	log_stats(_metadata, &self->st, &self->s);
+	EXPECT_VALID(&self->st);
+	exp = SPE_WL_LDST_INSNS * LDST_ITERS / (spe_effective_period(&self->p, self->period) + 1);
+	EXPECT_NEAR_COUNT(self->st.in_ldst_loop, exp, 10, 3);
+}
+
+TEST_F(cap, kernel_only)
+{
+	self->a.exclude_user = 1;
+	self->a.exclude_kernel = 0;
+	self->e.el_user_only = 0;
+	self->e.el_kernel_only = 1;
+	ASSERT_OPEN(capture(&self->p, &self->a, 0, -1, WL_SYSCALL, &self->e, &self->st, &self->s), &self->s);
+	log_stats(_metadata, &self->st, &self->s);
+	EXPECT_VALID(&self->st);
+	EXPECT_GT(self->st.el_kernel, 10);
+	EXPECT_EQ(0, self->st.el0);
+}
+
+TEST_F(cap, user_and_kernel)
+{
+	self->a.exclude_kernel = 0;
+	self->e.el_user_only = 0;
+	ASSERT_OPEN(capture(&self->p, &self->a, 0, -1, WL_SYSCALL, &self->e, &self->st, &self->s), &self->s);
+	log_stats(_metadata, &self->st, &self->s);
+	EXPECT_VALID(&self->st);
+	EXPECT_GT(self->st.el_kernel, 0);
+	EXPECT_GT(self->st.el0, 0);
+}
+
+/* A period below the minimum samples at the minimum interval. */
+TEST_F(cap, period_below_minimum)
+{
+	uint64_t exp;
+
+	self->a.sample_period = 1;
+	ASSERT_OPEN(capture(&self->p, &self->a, 0, -1, WL_LDST, &self->e, &self->st, &self->s), &self->s);
+	EXPECT_VALID(&self->st);
+	exp = SPE_WL_LDST_INSNS * LDST_ITERS / (self->p.min_interval + 1);
+	EXPECT_NEAR_COUNT(self->st.in_ldst_loop, exp, 10, 3);
+}
+
+/* PMSIRR_EL1.INTERVAL is bits [31:8]: the low 8 bits of a period are lost. */
+TEST_F(cap, period_rounded_down)
+{
+	uint64_t per = 2 * self->p.min_interval + 255, exp;
+
+	self->a.sample_period = per;
+	ASSERT_OPEN(capture(&self->p, &self->a, 0, -1, WL_LDST, &self->e, &self->st, &self->s), &self->s);
+	EXPECT_VALID(&self->st);
+	exp = SPE_WL_LDST_INSNS * LDST_ITERS / ((per & ~0xffull) + 1);
+	EXPECT_NEAR_COUNT(self->st.in_ldst_loop, exp, 10, 3);
+}
+
+TEST_F(cap, jitter)
+{
+	uint64_t per = spe_effective_period(&self->p, self->period);
+	double lo = (double)SPE_WL_LDST_INSNS * LDST_ITERS / (per + 257);
+	double hi = (double)SPE_WL_LDST_INSNS * LDST_ITERS / (per + 1);
+
+	self->a.config |= CFG_JITTER;
+	ASSERT_OPEN(capture(&self->p, &self->a, 0, -1, WL_LDST, &self->e, &self->st, &self->s), &self->s);
+	EXPECT_VALID(&self->st);
+	EXPECT_GE(self->st.in_ldst_loop, lo * 0.95 - 3);
+	EXPECT_LE(self->st.in_ldst_loop, hi * 1.05 + 3);
+}
+
+/* ---- filters (3.2.2): the population changes as the spec says ---- */
+
+TEST_F(cap, load_filter)
+{
+	NEED_FORMAT(&self->p, "load_filter");
+	self->a.config |= CFG_LOAD;
+	ASSERT_OPEN(capture(&self->p, &self->a, 0, -1, WL_LDST, &self->e, &self->st, &self->s), &self->s);
+	log_stats(_metadata, &self->st, &self->s);
+	EXPECT_VALID(&self->st);
+	EXPECT_GT(self->st.loads, 10);
+	EXPECT_EQ(self->st.records, self->st.loads) TH_LOG("non-load records with load_filter");
+	/* One load per 7 sampled operations survives the filter. */
+	EXPECT_NEAR_COUNT(self->st.in_ldst_loop,
+			  (double)LDST_ITERS / (spe_effective_period(&self->p, self->period) + 1),
+			  40, 3);
+}
+
+TEST_F(cap, store_filter)
+{
+	NEED_FORMAT(&self->p, "store_filter");
+	self->a.config |= CFG_STORE;
+	ASSERT_OPEN(capture(&self->p, &self->a, 0, -1, WL_LDST, &self->e, &self->st, &self->s), &self->s);
+	log_stats(_metadata, &self->st, &self->s);
+	EXPECT_VALID(&self->st);
+	EXPECT_GT(self->st.stores, 10);
+	EXPECT_EQ(self->st.records, self->st.stores);
+}
+
+TEST_F(cap, branch_filter)
+{
+	NEED_FORMAT(&self->p, "branch_filter");
+	self->a.config |= CFG_BRANCH;
+	ASSERT_OPEN(capture(&self->p, &self->a, 0, -1, WL_BRANCH, &self->e, &self->st, &self->s), &self->s);
+	log_stats(_metadata, &self->st, &self->s);
+	EXPECT_VALID(&self->st);
+	EXPECT_GT(self->st.branches, 10);
+	EXPECT_EQ(self->st.records, self->st.branches);
+}
+
+TEST_F(cap, load_or_store_filter)
+{
+	NEED_FORMAT(&self->p, "load_filter");
+	self->a.config |= CFG_LOAD | CFG_STORE;
+	ASSERT_OPEN(capture(&self->p, &self->a, 0, -1, WL_LDST, &self->e, &self->st, &self->s), &self->s);
+	EXPECT_VALID(&self->st);
+	EXPECT_GT(self->st.loads, 5);
+	EXPECT_GT(self->st.stores, 5);
+	EXPECT_EQ(self->st.records, self->st.loads + self->st.stores);
+}
+
+/* FE: only samples with all the events of PMSEVFR_EL1 are recorded. */
+TEST_F(cap, event_filter_retired)
+{
+	NEED_FORMAT(&self->p, "event_filter");
+	self->a.config1 = 1ull << SPE_EV_RETIRED;
+	ASSERT_OPEN(capture(&self->p, &self->a, 0, -1, WL_LDST, &self->e, &self->st, &self->s), &self->s);
+	EXPECT_VALID(&self->st);
+	EXPECT_GT(self->st.records, 10);
+	EXPECT_EQ(self->st.records, self->st.ev_retired);
+}
+
+TEST_F(cap, event_filter_not_taken)
+{
+	NEED_FORMAT(&self->p, "event_filter");
+	if (!(self->p.event_filter & (1ull << SPE_EV_NOT_TAKEN)))
+		SKIP(return, "E[6] not filterable before FEAT_SPEv1p2");
+	self->a.config1 = 1ull << SPE_EV_NOT_TAKEN;
+	ASSERT_OPEN(capture(&self->p, &self->a, 0, -1, WL_BRANCH, &self->e, &self->st, &self->s), &self->s);
+	log_stats(_metadata, &self->st, &self->s);
+	EXPECT_VALID(&self->st);
+	EXPECT_GT(self->st.records, 5) TH_LOG("b.eq falls through every other iteration");
+	EXPECT_EQ(self->st.records, self->st.ev_not_taken);
+	EXPECT_EQ(self->st.records, self->st.branches);
+}
+
+TEST_F(cap, event_filter_misaligned)
+{
+	NEED_FORMAT(&self->p, "event_filter");
+	if (!(self->p.event_filter & (1ull << SPE_EV_MISALIGNED)))
+		SKIP(return, "E[11] not filterable before FEAT_SPEv1p1");
+	self->a.config1 = 1ull << SPE_EV_MISALIGNED;
+	ASSERT_OPEN(capture(&self->p, &self->a, 0, -1, WL_MISALIGN, &self->e, &self->st, &self->s), &self->s);
+	log_stats(_metadata, &self->st, &self->s);
+	EXPECT_VALID(&self->st);
+	EXPECT_GT(self->st.in_misalign, 5);
+	EXPECT_EQ(self->st.records, self->st.ev_misaligned);
+	EXPECT_EQ(self->st.records, self->st.loads);
+}
+
+/* FnE: samples with any event of PMSNEVFR_EL1 are not recorded. */
+TEST_F(cap, inv_event_filter_not_taken)
+{
+	NEED_FORMAT(&self->p, "inv_event_filter");
+	SPE_SET_CONFIG3(&self->a, 1ull << SPE_EV_NOT_TAKEN);
+	ASSERT_OPEN(capture(&self->p, &self->a, 0, -1, WL_BRANCH, &self->e, &self->st, &self->s), &self->s);
+	log_stats(_metadata, &self->st, &self->s);
+	EXPECT_VALID(&self->st);
+	EXPECT_GT(self->st.records, 10);
+	EXPECT_EQ(0, self->st.ev_not_taken);
+}
+
+static void lat_hook(const struct spe_record *r, void *arg, struct spe_stats *st)
+{
+	uint64_t min = *(uint64_t *)arg;
+
+	if (!(r->present & SPE_REC_CNT(SPE_CNT_IDX_TOTAL)))
+		spe_violation(st, "no total latency counter with min_latency");
+	else if (r->counter[SPE_CNT_IDX_TOTAL] < min)
+		spe_violation(st, "total latency %u < min_latency %llu",
+			      r->counter[SPE_CNT_IDX_TOTAL], (unsigned long long)min);
+}
+
+/* FL: samples with a total latency below PMSLATFR_EL1.MINLAT are dropped. */
+TEST_F(cap, min_latency)
+{
+	uint64_t min = 5;
+	struct spe_stats all;
+
+	NEED_FORMAT(&self->p, "min_latency");
+	ASSERT_OPEN(capture(&self->p, &self->a, 0, -1, WL_LDST, &self->e, &all, &self->s), &self->s);
+	spe_session_close(&self->s);
+	self->a.config2 = min;
+	ASSERT_OPEN(capture(&self->p, &self->a, 0, -1, WL_LDST, &self->e, &self->st, &self->s), &self->s);
+	spe_validate(self->s.data, self->s.len, &self->e, &self->st, lat_hook, &min);
+	log_stats(_metadata, &self->st, &self->s);
+	EXPECT_VALID(&self->st);
+	EXPECT_LT(self->st.records, all.records);
+	if (all.max_lat >= min)
+		EXPECT_GT(self->st.records, 0);
+}
+
+TEST_F(cap, physical_address)
+{
+	self->a.config |= CFG_PA;
+	/* Map the buffer first: no PA is recorded when the walk faults. */
+	memset(wl_buf, 1, sizeof(wl_buf));
+	ASSERT_OPEN(capture(&self->p, &self->a, 0, -1, WL_LDST, &self->e, &self->st, &self->s), &self->s);
+	EXPECT_VALID(&self->st);
+	EXPECT_GT(self->st.loop_mem, 10);
+	EXPECT_EQ(self->st.loop_mem, self->st.loop_mem_pa);
+	EXPECT_GE(self->st.loads + self->st.stores, self->st.with_pa);
+}
+
+TEST_F(cap, no_physical_address_by_default)
+{
+	ASSERT_OPEN(capture(&self->p, &self->a, 0, -1, WL_LDST, &self->e, &self->st, &self->s), &self->s);
+	EXPECT_VALID(&self->st);
+	EXPECT_EQ(0, self->st.with_pa);
+}
+
+TEST_HARNESS_MAIN

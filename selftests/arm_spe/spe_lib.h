@@ -1,0 +1,168 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Helpers shared by the arm_spe selftests: PMU discovery through sysfs,
+ * perf_event_open() with an AUX area, collection of the AUX data and of
+ * the PERF_RECORD_AUX records, decoding of every byte with the project's
+ * decoder (libspe_decoder) and validation of each record against what the
+ * test knows independently: the workload's code and data, the A64
+ * instruction at the sampled PC, the expected Exception level.
+ */
+#ifndef SPE_SELFTEST_LIB_H
+#define SPE_SELFTEST_LIB_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <linux/perf_event.h>
+
+#include <arm_spe/spe_decoder.h>
+
+#define SPE_SYSFS_DEVS "/sys/bus/event_source/devices"
+
+struct spe_pmu_info {
+	char dir[256];		/* .../arm_spe_N */
+	int type;
+	long min_interval, count_size, align, max_record_size, pmsver;
+	long arch_inst, ernd;
+	uint64_t event_filter;	/* caps/event_filter */
+};
+
+/* 0 and fills *p when an arm_spe_N PMU exists, -1 otherwise. */
+int spe_pmu_find(struct spe_pmu_info *p);
+int spe_has_format(const struct spe_pmu_info *p, const char *name);
+/* Reads DIR/rel; returns the text trimmed, or NULL. Static buffer. */
+const char *spe_sysfs_read(const struct spe_pmu_info *p, const char *rel);
+long long spe_counter(const struct spe_pmu_info *p, const char *name);
+/* Integer from the environment (set by the runner), or dflt. */
+long spe_env_long(const char *name, long dflt);
+int spe_write_file(const char *path, const char *val);
+
+/* A perf event with its ring buffer and AUX area. */
+struct spe_session {
+	int fd;
+	struct perf_event_mmap_page *pg;
+	void *ring;		/* user page + data pages */
+	size_t ring_size;	/* bytes of the data part */
+	uint8_t *aux;
+	size_t aux_size;
+	int snapshot;		/* aux mapped read-only */
+
+	/* collected AUX bytes, in order, with their start index */
+	uint8_t *data;
+	size_t len, cap;
+	uint64_t first_idx;	/* aux index of data[0] */
+	uint64_t read_idx;	/* next aux index to read */
+
+	/* PERF_RECORD_AUX records seen */
+	unsigned int n_aux_recs, n_aux_empty;
+	uint64_t aux_flags_or;	/* OR of all flags */
+	unsigned int n_truncated, n_partial, n_collision;
+	uint64_t aux_rec_bytes;	/* sum of aux_size */
+	unsigned int n_lost, n_other;
+	int aux_rec_bad;	/* a record's range is not contiguous */
+	uint64_t aux_rec_next;	/* expected aux_offset of the next record */
+};
+
+/*
+ * attr.config3 (PERF_ATTR_SIZE_VER8, 136 bytes) for uapi headers that lack
+ * it: the attr must live in storage of at least 136 zeroed bytes (union
+ * spe_attr) and attr.size is set to 136.
+ */
+union spe_attr {
+	struct perf_event_attr a;
+	uint64_t raw[32];
+};
+#define SPE_ATTR_SIZE_VER8	136
+#define SPE_SET_CONFIG3(attr, v)					\
+	do {								\
+		((uint64_t *)(attr))[16] = (v);				\
+		(attr)->size = SPE_ATTR_SIZE_VER8;			\
+	} while (0)
+
+void spe_attr_init(struct perf_event_attr *a, const struct spe_pmu_info *p,
+		   uint64_t config, uint64_t period);
+/* perf_event_open; returns fd or -1 (errno set). */
+int spe_perf_open(struct perf_event_attr *a, pid_t pid, int cpu);
+/*
+ * Open, map data_pages of ring and aux_pages of AUX (read-only when
+ * snapshot). Returns 0, or -1 with errno set and the session closed.
+ */
+int spe_session_open(struct spe_session *s, struct perf_event_attr *a,
+		     pid_t pid, int cpu, int data_pages, int aux_pages,
+		     int snapshot);
+/* Copy newly written AUX data and consume the ring records. */
+int spe_session_collect(struct spe_session *s);
+void spe_session_close(struct spe_session *s);
+int spe_enable(struct spe_session *s);
+int spe_disable(struct spe_session *s);
+
+/* Workloads (spe_workload.S): every instruction between spe_wl_start and
+ * spe_wl_end belongs to one of them. */
+extern char spe_wl_start[], spe_wl_end[];
+extern char spe_wl_ldst_loop[], spe_wl_ldst_end[];
+extern char spe_wl_branch_end[];
+extern char spe_wl_misalign_end[];
+/* 7 instructions per iteration: ldr, add, str, add, and, subs, b.ne */
+void spe_wl_ldst(uint64_t *buf, uint64_t idx_mask, uint64_t iters);
+#define SPE_WL_LDST_INSNS	7
+/* Branchy loop: x0 iterations of tst/b.eq/(nop)/bl/ret/subs/b.ne */
+void spe_wl_branch(uint64_t iters);
+/* Loads from buf + 1 (misaligned 8-byte loads), 4 insns per iteration */
+void spe_wl_misalign(uint8_t *buf, uint64_t iters);
+
+/* Classification of an A64 instruction word, independent of the PMU. */
+enum spe_insn_kind { INSN_OTHER, INSN_LOAD, INSN_STORE, INSN_LDST, INSN_BRANCH,
+		     INSN_EXCEPTION };
+int spe_insn_classify(uint32_t w);
+
+/* What validation expects of every record. */
+struct spe_expect {
+	int el_user_only;	/* every PC at EL0 */
+	int el_kernel_only;	/* every PC at EL1/EL2 */
+	int ts;			/* a Timestamp packet ends every record (1) or none (0) */
+	int ctx;		/* 1: Context = ctx_pid for own-code EL0 records; 0: no Context; -1: don't care */
+	pid_t ctx_pid;
+	const void *buf;	/* workload data buffer */
+	size_t buf_len;
+	uint64_t first_idx_align;	/* aux index of data[0] (alignment) */
+	long align, max_record_size;
+};
+
+struct spe_stats {
+	uint64_t records, bytes, pad_bytes;
+	uint64_t el0, el_kernel;
+	uint64_t in_ldst, in_ldst_loop, in_branch, in_misalign, in_own_text, in_kernel_text;
+	uint64_t loads, stores, branches, others;	/* by Operation Type */
+	uint64_t ev_not_taken, ev_misaligned, ev_retired, ev_exception;
+	uint64_t with_ctx, with_ts, with_va, with_pa;
+	uint64_t loop_mem, loop_mem_pa;	/* ldst loop loads/stores, with a PA */
+	uint64_t min_ts, max_ts;
+	uint64_t max_lat;
+	unsigned int violations;
+	char first[512];	/* first violation */
+};
+
+/*
+ * Decode data[0..len) record by record and check each against *e; fill
+ * *st. Returns the number of violations (details in st->first).
+ * The per-record hook, if any, is called for every record.
+ */
+typedef void (*spe_rec_hook)(const struct spe_record *r, void *arg,
+			     struct spe_stats *st);
+unsigned int spe_validate(const uint8_t *data, size_t len,
+			  const struct spe_expect *e, struct spe_stats *st,
+			  spe_rec_hook hook, void *arg);
+void spe_violation(struct spe_stats *st, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void spe_expect_default(struct spe_expect *e, const struct spe_pmu_info *p);
+
+/* Effective sampling interval for a requested period (spec: PMSIRR_EL1
+ * INTERVAL is bits [31:8]; below the minimum the driver documents that it
+ * becomes the minimum). */
+uint64_t spe_effective_period(const struct spe_pmu_info *p, uint64_t period);
+
+int spe_pin_cpu(int cpu);
+int spe_cpu_online(int cpu);
+int spe_set_cpu_online(int cpu, int online);
+
+#endif

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Workloads of the arm_spe selftests, in assembly so that the tests know
+ * every instruction they execute: the sampled PCs, operation types and
+ * data addresses are checked against this code, never against the code
+ * under test.
+ */
+	.text
+	.balign	64
+	.globl	spe_wl_start
+spe_wl_start:
+
+/* void spe_wl_ldst(uint64_t *buf, uint64_t idx_mask, uint64_t iters) */
+	.globl	spe_wl_ldst, spe_wl_ldst_loop, spe_wl_ldst_end
+	.type	spe_wl_ldst, %function
+spe_wl_ldst:
+	mov	x3, #0
+spe_wl_ldst_loop:
+	ldr	x4, [x0, x3, lsl #3]
+	add	x4, x4, #1
+	str	x4, [x0, x3, lsl #3]
+	add	x3, x3, #1
+	and	x3, x3, x1
+	subs	x2, x2, #1
+	b.ne	spe_wl_ldst_loop
+	ret
+spe_wl_ldst_end:
+	.size	spe_wl_ldst, . - spe_wl_ldst
+
+/* void spe_wl_branch(uint64_t iters) */
+	.globl	spe_wl_branch, spe_wl_branch_end
+	.type	spe_wl_branch, %function
+spe_wl_branch:
+	stp	x29, x30, [sp, #-16]!
+	mov	x29, sp
+1:	tst	x0, #1
+	b.eq	2f
+	nop
+2:	bl	3f
+	subs	x0, x0, #1
+	b.ne	1b
+	ldp	x29, x30, [sp], #16
+	ret
+3:	ret
+spe_wl_branch_end:
+	.size	spe_wl_branch, . - spe_wl_branch
+
+/* void spe_wl_misalign(uint8_t *buf, uint64_t iters) */
+	.globl	spe_wl_misalign, spe_wl_misalign_end
+	.type	spe_wl_misalign, %function
+spe_wl_misalign:
+1:	ldr	x2, [x0, #1]
+	add	x3, x3, x2
+	subs	x1, x1, #1
+	b.ne	1b
+	ret
+spe_wl_misalign_end:
+	.size	spe_wl_misalign, . - spe_wl_misalign
+
+	.globl	spe_wl_end
+spe_wl_end:
+	.section .note.GNU-stack,"",%progbits

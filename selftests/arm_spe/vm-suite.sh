@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Build the arm_spe selftests and the module, then boot the emulator once
+# per implementation parameter set (the probe matrix) and run the tests
+# that set calls for. Each boot is its own suite, "selftests-NAME"; the
+# last line adds them up: "selftests: N passed, N failed, N skipped".
+#
+#   vm-suite.sh QEMU [KERNEL_ID] [NAME...]
+#
+# QEMU: the SPE-enabled qemu-system-aarch64 (tools/qemu/build.sh). KERNEL_ID:
+# a series of tools/kernels/series.conf (default: the default one). NAMEs
+# pick boots of the matrix (default: all; see "matrix" below).
+# The expected implementation (SPE_EXP_* in the guest) is derived from
+# the QEMU CPU properties set here, never from the driver.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+SPE_LOG_TAG=selftests
+# shellcheck source=../../tools/lib/apt.sh
+. "$top/tools/lib/apt.sh"
+
+qemu=${1:?usage: vm-suite.sh QEMU [KERNEL_ID] [NAME...]}
+kid=${2:-$("$top/tools/kernels/fetch.sh" --default)}
+shift $(($# >= 2 ? 2 : 1))
+want=" $* "
+
+out=$top/build/selftests
+mkdir -p "$out"
+fail_build() {
+	echo "not ok - selftests: $1"
+	echo "selftests: 0 passed, 1 failed, 0 skipped"
+	exit 1
+}
+"$top/tools/kernels/kmake.sh" "$kid" modules >"$out/module.log" 2>&1 ||
+	fail_build "the module does not build ($out/module.log)"
+ko=$top/build/$kid/arm_spe_perf.ko
+make -s -C "$here" CROSS_COMPILE=aarch64-linux-gnu- OUTPUT="$out/bin" >"$out/build.log" 2>&1 ||
+	fail_build "the tests do not build ($out/build.log)"
+env_file=$("$top/tools/kernels/fetch.sh" "$kid")
+# shellcheck disable=SC1090
+. "$env_file"
+kconfig=$KDIR/.config
+pid_ctx=0
+grep -qx 'CONFIG_PID_IN_CONTEXTIDR=y' "$kconfig" 2>/dev/null && pid_ctx=1
+# perf_event_attr.config3 from 6.3, config4 from 7.0 (uapi PERF_ATTR_SIZE_VER8/9)
+cfg3=0 cfg4=0
+uapi=$(ls "$KDIR/include/uapi/linux/perf_event.h" "${KDIR%-arm64}-common/include/uapi/linux/perf_event.h" 2>/dev/null | head -n1)
+[ -n "$uapi" ] || fail_build "no uapi perf_event.h for $KVER"
+grep -qs PERF_ATTR_SIZE_VER8 "$uapi" && cfg3=1
+grep -qs PERF_ATTR_SIZE_VER9 "$uapi" && cfg4=1
+
+T=$'\t'
+tot_p=0 tot_f=0 tot_s=0
+# boot NAME QEMU_CPU_PROPS TESTS...
+# The CPU properties are parsed here into the expectations.
+boot() {
+	local name=$1 props=$2 t
+	shift 2
+	case $want in "  ") ;; *" $name "*) ;; *) return 0 ;; esac
+	# Emulator defaults (tools/qemu/README.md), then the properties set.
+	local version=5 interval=256 maxsize=64 countsize=12 align=64 fe=1 ft=1 fl=1
+	local fne=1 fds=0 eft=0 archinst=1 ernd=0 lds=0 fault=none kv k v
+	local IFS=,
+	for kv in $props; do
+		k=${kv%%=*} v=${kv#*=}
+		[ "$v" = on ] && v=1
+		[ "$v" = off ] && v=0
+		case $k in
+		spe-version) version=$v ;; spe-interval) interval=$v ;;
+		spe-maxsize) maxsize=$v ;; spe-countsize) countsize=$v ;;
+		spe-align) align=$v ;; spe-fe) fe=$v ;; spe-ft) ft=$v ;; spe-fl) fl=$v ;;
+		spe-fne) fne=$v ;; spe-fds) fds=$v ;; spe-eft) eft=$v ;;
+		spe-archinst) archinst=$v ;; spe-ernd) ernd=$v ;; spe-lds) lds=$v ;;
+		spe-fault) fault=$v ;;
+		esac
+	done
+	unset IFS
+	local dir=$out/$name
+	rm -rf "$dir" && mkdir -p "$dir"
+	cat >"$dir/env" <<-EOT
+	export SPE_EXP_VERSION=$version SPE_EXP_INTERVAL=$interval SPE_EXP_MAXSIZE=$maxsize
+	export SPE_EXP_COUNTSIZE=$countsize SPE_EXP_ALIGN=$align SPE_EXP_FE=$fe SPE_EXP_FT=$ft
+	export SPE_EXP_FL=$fl SPE_EXP_FNE=$fne SPE_EXP_FDS=$fds SPE_EXP_EFT=$eft
+	export SPE_EXP_ARCHINST=$archinst SPE_EXP_ERND=$ernd SPE_EXP_LDS=$lds
+	export SPE_EXP_CONFIG3=$cfg3 SPE_EXP_CONFIG4=$cfg4 SPE_EXP_CPUS=2
+	export SPE_EXP_PID_CTX=$pid_ctx SPE_FAULT=$fault
+	EOT
+	{
+		for t in "$@"; do
+			case $t in
+			module_load) echo "module_load${T}120${T}./module_load.sh ./arm_spe_perf.ko" ;;
+			load) echo "load${T}30${T}insmod ./arm_spe_perf.ko" ;;
+			unload) echo "unload${T}30${T}rmmod arm_spe_perf" ;;
+			*) echo "$t${T}240${T}. ./env && ./spe_$t" ;;
+			esac
+		done
+	} >"$dir/list"
+	local files=(--file "$ko:/tests/" --file "$dir/env:/tests/env"
+		--file "$here/module_load.sh:/tests/")
+	for t in discovery capture errors buffer; do
+		files+=(--file "$out/bin/spe_$t:/tests/")
+	done
+	"$top/tools/vm/run.sh" --suite "selftests-$name" --kernel "$kid" --qemu "$qemu" \
+		--cpu "max${props:+,$props}" --timeout 600 --list "$dir/list" \
+		--log "$dir/console.log" "${files[@]}" | tee "$dir/result"
+	local line
+	line=$(grep -E "^selftests-$name: [0-9]+ passed" "$dir/result" | tail -n1)
+	if [ -z "$line" ]; then
+		echo "not ok - selftests-$name printed no result line"
+		tot_f=$((tot_f + 1))
+		return 0
+	fi
+	read -r p f s < <(sed -E 's/^[^:]+: ([0-9]+) passed, ([0-9]+) failed, ([0-9]+) skipped.*/\1 \2 \3/' <<<"$line")
+	tot_p=$((tot_p + p)) tot_f=$((tot_f + f)) tot_s=$((tot_s + s))
+}
+
+# The probe matrix. The default boot runs everything; the others the tests
+# whose behaviour depends on the parameters they change.
+boot default "" module_load load discovery capture errors buffer unload
+boot align1 "spe-align=1,spe-maxsize=128" load discovery capture buffer
+boot cnt16 "spe-countsize=16,spe-interval=1024,spe-ernd=on" load discovery capture
+boot v1 "spe-version=1,spe-fne=off" load discovery capture errors
+boot nofilt "spe-version=3,spe-fe=off,spe-ft=off,spe-fl=off,spe-fne=off" load discovery errors capture
+boot eft "spe-eft=on,spe-fds=on,spe-lds=on" load discovery capture errors
+boot fault-s1 "spe-fault=s1:40" load buffer
+boot fault-dl "spe-fault=dl:40" load buffer
+boot fault-ea "spe-fault=ea:40" load buffer
+
+echo "selftests: $tot_p passed, $tot_f failed, $tot_s skipped"
+[ "$tot_f" -eq 0 ]
