@@ -80,8 +80,8 @@ run() {
 
 echo "TAP version 13"
 echo "# qemu: $qemu"
-run SPE 33 max
-run NOSPE 1 max,spe=off
+run SPE 34 max
+run NOSPE 2 max,spe=off
 run KNOB 1 max,spe-fault=ea:2
 echo "1..$n"
 echo "conformance: $pass passed, $fail failed, $skipped skipped"

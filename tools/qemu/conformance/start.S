@@ -64,7 +64,7 @@ vectors:
 	vent	bad_1
 	vent	bad_2
 	vent	bad_3
-	vent	bad_4
+	vent	sync_entry
 	vent	irq_entry
 	vent	bad_6
 	vent	bad_7
@@ -81,7 +81,6 @@ vectors:
 	bad	1
 	bad	2
 	bad	3
-	bad	4
 	bad	6
 	bad	7
 	bad	8
@@ -92,6 +91,42 @@ vectors:
 	bad	13
 	bad	14
 	bad	15
+
+/*
+ * Synchronous exception from EL1: sync_handler(esr, elr) returns the
+ * address to resume at (tests probing for UNDEFINED), or 0 to bail out.
+ */
+sync_entry:
+	sub	sp, sp, #(24 * 8)
+	stp	x0, x1, [sp, #0]
+	stp	x2, x3, [sp, #16]
+	stp	x4, x5, [sp, #32]
+	stp	x6, x7, [sp, #48]
+	stp	x8, x9, [sp, #64]
+	stp	x10, x11, [sp, #80]
+	stp	x12, x13, [sp, #96]
+	stp	x14, x15, [sp, #112]
+	stp	x16, x17, [sp, #128]
+	stp	x18, x30, [sp, #144]
+	mrs	x0, esr_el1
+	mrs	x1, elr_el1
+	bl	sync_handler
+	cbz	x0, bad_4
+	msr	elr_el1, x0
+	ldp	x0, x1, [sp, #0]
+	ldp	x2, x3, [sp, #16]
+	ldp	x4, x5, [sp, #32]
+	ldp	x6, x7, [sp, #48]
+	ldp	x8, x9, [sp, #64]
+	ldp	x10, x11, [sp, #80]
+	ldp	x12, x13, [sp, #96]
+	ldp	x14, x15, [sp, #112]
+	ldp	x16, x17, [sp, #128]
+	ldp	x18, x30, [sp, #144]
+	add	sp, sp, #(24 * 8)
+	eret
+
+	bad	4
 
 irq_entry:
 	sub	sp, sp, #(24 * 8)

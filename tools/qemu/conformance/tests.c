@@ -199,6 +199,20 @@ void irq_handler(void)
     GICC(0x010) = iar;                        /* GICC_EOIR */
 }
 
+/* Set by a test that expects the next instruction to be UNDEFINED */
+static volatile int expect_undef, saw_undef;
+
+uint64_t sync_handler(uint64_t esr, uint64_t elr);
+uint64_t sync_handler(uint64_t esr, uint64_t elr)
+{
+    /* ESR_ELx.EC == 0: Unknown reason, i.e. UNDEFINED */
+    if (expect_undef && (esr >> 26) == 0) {
+        saw_undef++;
+        return elr + 4;
+    }
+    return 0;
+}
+
 void bad_exception(uint64_t type, uint64_t esr, uint64_t elr, uint64_t far);
 void bad_exception(uint64_t type, uint64_t esr, uint64_t elr, uint64_t far)
 {
@@ -334,6 +348,17 @@ static void t_absent(void)
     /* ID_AA64DFR0_EL1.PMSVer, bits [35:32] */
     result("spe_off_pmsver_zero", ((dfr0 >> 32) & 0xf) == 0,
            "PMSVer", (dfr0 >> 32) & 0xf, 0);
+
+    /* Without SPE the registers are UNDEFINED (4.3: "Configurations") */
+    expect_undef = 1;
+    saw_undef = 0;
+    (void)RD(PMSIDR_EL1);
+    (void)RD(PMBIDR_EL1);
+    WR(PMSCR_EL1, 0);
+    WR(PMBLIMITR_EL1, 0);
+    expect_undef = 0;
+    result("spe_off_registers_undefined", saw_undef == 4,
+           "UNDEFINED accesses", saw_undef, 4);
 }
 
 #elif defined(MODE_KNOB)
@@ -453,6 +478,37 @@ static void t_count(const char *n, uint64_t interval, uint64_t iters)
     CHECK_EQ(n, "PMSICR", RD(PMSICR_EL1),
              interval - (ops - want * (interval + 1)));
     result(n, 1, "", 0, 0);
+}
+
+/*
+ * PMSIRR_EL1.RND = 1, ERnd = 0: COUNT[7:0] is random at each reload
+ * (3.1.2), so intervals are R + 1 + [0, 255]: fewer samples than without
+ * jitter, and more than with an interval of 2R.
+ */
+static void t_jitter(void)
+{
+    const char *n = "sample_count_jitter";
+    const uint64_t iters = 50000, ops = 2 * iters + 1, r = 0x100;
+    uint64_t got, lo = ops / (2 * r + 1), hi = ops / (r + 1);
+    uint64_t icr, low_bits = 0;
+    int i;
+
+    for (i = 0; i < 4; i++) {
+        spe_reset_regs();
+        WR(PMBPTR_EL1, BUF_BASE);
+        WR(PMSIRR_EL1, r | 1);
+        WR(PMSCR_EL1, 2);
+        ISB();
+        spe_loop(iters, BUF_LIMIT | 1);
+        got = (RD(PMBPTR_EL1) - BUF_BASE) / RECORD_SIZE;
+        CHECK(n, got >= lo && got < hi, "records in (2R+1, R+1) range",
+              got, hi);
+        icr = RD(PMSICR_EL1);
+        low_bits |= icr & 0xff;
+    }
+    CHECK(n, low_bits != 0, "COUNT[7:0] jittered", low_bits, 1);
+    result(n, 1, "", 0, 0);
+    spe_reset_regs();
 }
 
 /* Run one probe and check PC, operation type and addresses */
@@ -768,6 +824,7 @@ int main(void)
     t_count("sample_count_interval_256", 0x100, 1000);
     t_count("sample_count_interval_512", 0x200, 1000);
     t_count("sample_count_interval_768_long", 0x300, 20000);
+    t_jitter();
     t_ops();
     t_collect();
     t_filters();
