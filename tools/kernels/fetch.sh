@@ -8,6 +8,7 @@
 #                     sets KVER, KDIR, KIMAGE, KVERSION, KSERIES.
 #   fetch.sh --list   prints the series ids, the default one first.
 #   fetch.sh --default prints the default id.
+#   fetch.sh debug    the debug kernel (debug-kernel.sh), same output.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 SPE_LOG_TAG=kernels
@@ -23,6 +24,8 @@ case "${1:-}" in
 --default) default_id; exit 0 ;;
 esac
 id=${1:-$(default_id)}
+# The debug kernel is built from source, not fetched: same interface.
+[ "$id" = debug ] && exec "$here/debug-kernel.sh"
 re=$(series | awk -v id="$id" '$1 == id { print $2 }')
 [ -n "$re" ] || spe_die "unknown kernel series '$id' (known: $(series | awk '{print $1}' | xargs))"
 

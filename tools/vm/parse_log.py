@@ -30,8 +30,11 @@ SPLATS = [
     (re.compile(r"^WARNING:|\] WARNING:|^-+\[ cut here \]"), "WARNING"),
     (re.compile(r"Kernel panic"), "panic"),
     (re.compile(r"possible (circular|recursive) locking|inconsistent lock state|"
-                r"suspicious RCU usage|lockdep|sleeping function called from invalid context|"
+                r"suspicious RCU usage|possible irq lock inversion|bad unlock balance|"
+                r"held lock freed|DEBUG_LOCKS_WARN_ON|trying to register non-static key|"
+                r"sleeping function called from invalid context|"
                 r"scheduling while atomic"), "lockdep/atomic"),
+    (re.compile(r"ODEBUG:"), "debugobjects"),
     (re.compile(r"KASAN:|kasan:.*report"), "KASAN"),
     (re.compile(r"UBSAN:"), "UBSAN"),
     (re.compile(r"unreferenced object 0x"), "kmemleak"),

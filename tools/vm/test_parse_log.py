@@ -67,12 +67,17 @@ class ParseLog(unittest.TestCase):
                      "UBSAN: shift-out-of-bounds in x.c:1:2",
                      "INFO: task insmod:99 blocked for more than 120 seconds.",
                      "rcu: INFO: rcu_preempt detected stalls on CPUs/tasks:",
-                     "Unable to handle kernel NULL pointer dereference at virtual address 0"]:
+                     "Unable to handle kernel NULL pointer dereference at virtual address 0",
+                     "WARNING: suspicious RCU usage",
+                     "ODEBUG: free active (active state 0) object: 0000 object type: timer_list",
+                     "=============================== [ BUG: bad unlock balance detected! ]"]:
             with self.subTest(text=text):
                 self.assertEqual(self.splat(text), "fail")
 
     def test_ordinary_kernel_lines_are_clean(self):
         for text in ["arm_spe_perf: loading out-of-tree module taints kernel.",
+                     "rcu: \tRCU lockdep checking is enabled.",
+                     "kmemleak: Kernel memory leak detector initialized (mem pool available: 15000)",
                      "arm_spe_perf: no CPU implements FEAT_SPE; not loading"]:
             self.assertEqual(self.splat(text), "pass")
 
