@@ -195,8 +195,40 @@ TEST_F(cap, per_cpu_user)
 	EXPECT_NEAR_COUNT(self->st.in_ldst_loop, exp, 10, 3);
 }
 
+/* [_stext, _etext) from /proc/kallsyms (root). */
+static int kernel_text(uint64_t *lo, uint64_t *hi)
+{
+	FILE *f = fopen("/proc/kallsyms", "r");
+	char line[256], name[128], t;
+	unsigned long long a;
+
+	*lo = *hi = 0;
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%llx %c %127s", &a, &t, name) != 3)
+			continue;
+		if (!strcmp(name, "_stext"))
+			*lo = a;
+		else if (!strcmp(name, "_etext"))
+			*hi = a;
+	}
+	fclose(f);
+	return *lo && *hi > *lo ? 0 : -1;
+}
+
+static void ktext_hook(const struct spe_record *r, void *arg, struct spe_stats *st)
+{
+	uint64_t *k = arg, pc = spe_addr_va_sext(r->addr[SPE_ADDR_IDX_PC]);
+
+	if (SPE_ADDR_EL(r->addr[SPE_ADDR_IDX_PC]) && pc >= k[0] && pc < k[1])
+		k[2]++;
+}
+
 TEST_F(cap, kernel_only)
 {
+	uint64_t k[3] = { 0 };
+
 	self->a.exclude_user = 1;
 	self->a.exclude_kernel = 0;
 	self->e.el_user_only = 0;
@@ -206,6 +238,16 @@ TEST_F(cap, kernel_only)
 	EXPECT_VALID(&self->st);
 	EXPECT_GT(self->st.el_kernel, 10);
 	EXPECT_EQ(0, self->st.el0);
+	/* The syscall path runs in the kernel image's text. */
+	if (kernel_text(&k[0], &k[1])) {
+		TH_LOG("no _stext/_etext in /proc/kallsyms: kernel text range not checked");
+	} else {
+		spe_validate(self->s.data, self->s.len, &self->e, &self->st, ktext_hook, k);
+		EXPECT_GE(k[2] * 10, self->st.el_kernel * 9)
+			TH_LOG("%llu of %llu kernel PCs in [%#llx, %#llx)",
+			       (unsigned long long)k[2], (unsigned long long)self->st.el_kernel,
+			       (unsigned long long)k[0], (unsigned long long)k[1]);
+	}
 }
 
 TEST_F(cap, user_and_kernel)
@@ -404,6 +446,47 @@ TEST_F(cap, no_physical_address_by_default)
 	ASSERT_OPEN(capture(&self->p, &self->a, 0, -1, WL_LDST, &self->e, &self->st, &self->s), &self->s);
 	EXPECT_VALID(&self->st);
 	EXPECT_EQ(0, self->st.with_pa);
+}
+
+/* PMSIDR_EL1.LDS: loads carry a Data Source packet (D18.2.4). */
+TEST_F(cap, data_source_packets)
+{
+	long lds = spe_env_long("SPE_EXP_LDS", -1);
+
+	if (lds < 0)
+		SKIP(return, "SPE_EXP_LDS unset");
+	ASSERT_OPEN(capture(&self->p, &self->a, 0, -1, WL_LDST, &self->e, &self->st, &self->s), &self->s);
+	EXPECT_VALID(&self->st);
+	ASSERT_GT(self->st.loop_loads, 10);
+	if (lds) {
+		EXPECT_EQ(self->st.loop_loads, self->st.loop_loads_ds);
+	} else {
+		EXPECT_EQ(0, self->st.with_ds);
+	}
+}
+
+/* FEAT_SPE_EFT: a mask bit makes its type filter exact, so BM=1, B=0
+ * keeps only operations that are not branches. */
+TEST_F(cap, eft_branch_mask_excludes_branches)
+{
+	NEED_FORMAT(&self->p, "branch_filter_mask");
+	self->a.config |= 1ull << 36;
+	ASSERT_OPEN(capture(&self->p, &self->a, 0, -1, WL_BRANCH, &self->e, &self->st, &self->s), &self->s);
+	log_stats(_metadata, &self->st, &self->s);
+	EXPECT_VALID(&self->st);
+	EXPECT_GT(self->st.records, 10);
+	EXPECT_EQ(0, self->st.branches);
+}
+
+/* EFT: LD with LDM and no other type bit: loads only, as plain LD. */
+TEST_F(cap, eft_load_mask_loads_only)
+{
+	NEED_FORMAT(&self->p, "load_filter_mask");
+	self->a.config |= CFG_LOAD | (1ull << 37);
+	ASSERT_OPEN(capture(&self->p, &self->a, 0, -1, WL_LDST, &self->e, &self->st, &self->s), &self->s);
+	EXPECT_VALID(&self->st);
+	EXPECT_GT(self->st.loads, 10);
+	EXPECT_EQ(self->st.records, self->st.loads);
 }
 
 TEST_HARNESS_MAIN

@@ -252,8 +252,11 @@ static void read_ring(struct spe_session *s)
 			s->aux_flags_or |= fl;
 			if (fl & PERF_AUX_FLAG_TRUNCATED)
 				s->n_truncated++;
-			if (fl & PERF_AUX_FLAG_PARTIAL)
+			if (fl & PERF_AUX_FLAG_PARTIAL) {
 				s->n_partial++;
+				s->partial_bytes += asz;
+				s->partial_off = aoff;
+			}
 			if (fl & PERF_AUX_FLAG_COLLISION)
 				s->n_collision++;
 			s->aux_rec_bytes += asz;
@@ -345,6 +348,7 @@ void spe_expect_default(struct spe_expect *e, const struct spe_pmu_info *p)
 	e->ctx = -1;
 	e->align = p->align > 0 ? p->align : 1;
 	e->max_record_size = p->max_record_size > 0 ? p->max_record_size : 2048;
+	e->count_size = p->count_size;
 }
 
 static int in(uint64_t a, const void *lo, const void *hi)
@@ -415,6 +419,13 @@ static void check_record(const struct spe_record *r, const struct spe_expect *e,
 	}
 	if (r->present & SPE_REC_CTX(0))
 		st->with_ctx++;
+	if (r->present & SPE_REC_DATA_SOURCE)
+		st->with_ds++;
+	for (unsigned int i = 0; i < SPE_REC_NCNT; i++)
+		if ((r->present & SPE_REC_CNT(i)) && e->count_size == 12 &&
+		    r->counter[i] > SPE_CNT_MASK12)
+			spe_violation(st, "counter %u = %#x exceeds 12 bits (CountSize 12)",
+				      i, r->counter[i]);
 	if (r->present & SPE_REC_DATA_PA)
 		st->with_pa++;
 	if (r->present & SPE_REC_CNT(SPE_CNT_IDX_TOTAL) && r->counter[0] > st->max_lat)
@@ -493,6 +504,11 @@ static void check_record(const struct spe_record *r, const struct spe_expect *e,
 				st->loop_mem++;
 				if (r->present & SPE_REC_DATA_PA)
 					st->loop_mem_pa++;
+				if (!op.store) {
+					st->loop_loads++;
+					if (r->present & SPE_REC_DATA_SOURCE)
+						st->loop_loads_ds++;
+				}
 			}
 		}
 		if (op.is_ldst && e->buf &&

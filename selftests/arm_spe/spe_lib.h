@@ -58,6 +58,8 @@ struct spe_session {
 	uint64_t aux_flags_or;	/* OR of all flags */
 	unsigned int n_truncated, n_partial, n_collision;
 	uint64_t aux_rec_bytes;	/* sum of aux_size */
+	uint64_t partial_bytes;	/* sum of aux_size of PARTIAL records */
+	uint64_t partial_off;	/* aux_offset of the last PARTIAL record */
 	unsigned int n_lost, n_other;
 	int aux_rec_bad;	/* a record's range is not contiguous */
 	uint64_t aux_rec_next;	/* expected aux_offset of the next record */
@@ -126,6 +128,7 @@ struct spe_expect {
 	size_t buf_len;
 	uint64_t first_idx_align;	/* aux index of data[0] (alignment) */
 	long align, max_record_size;
+	long count_size;		/* 12: counter payload bits [15:12] are 0 */
 };
 
 struct spe_stats {
@@ -135,7 +138,8 @@ struct spe_stats {
 	uint64_t loads, stores, branches, others;	/* by Operation Type */
 	uint64_t ev_not_taken, ev_misaligned, ev_retired, ev_exception;
 	uint64_t with_ctx, with_ts, with_va, with_pa;
-	uint64_t loop_mem, loop_mem_pa;	/* ldst loop loads/stores, with a PA */
+	uint64_t loop_mem, loop_mem_pa;
+	uint64_t loop_loads, loop_loads_ds, with_ds;	/* Data Source */	/* ldst loop loads/stores, with a PA */
 	uint64_t min_ts, max_ts;
 	uint64_t max_lat;
 	unsigned int violations;

@@ -91,6 +91,9 @@ boot() {
 			module_load) echo "module_load${T}120${T}./module_load.sh ./arm_spe_perf.ko" ;;
 			load) echo "load${T}30${T}insmod ./arm_spe_perf.ko" ;;
 			unload) echo "unload${T}30${T}rmmod arm_spe_perf" ;;
+			# The injected fault fires once per CPU, on its Nth record:
+			# nothing else may write records first.
+			fault) echo "fault${T}120${T}. ./env && ./spe_buffer -t injected_fault_reported" ;;
 			*) echo "$t${T}240${T}. ./env && ./spe_$t" ;;
 			esac
 		done
@@ -122,9 +125,9 @@ boot cnt16 "spe-countsize=16,spe-interval=1024,spe-ernd=on" load discovery captu
 boot v1 "spe-version=1,spe-fne=off" load discovery capture errors
 boot nofilt "spe-version=3,spe-fe=off,spe-ft=off,spe-fl=off,spe-fne=off" load discovery errors capture
 boot eft "spe-eft=on,spe-fds=on,spe-lds=on" load discovery capture errors
-boot fault-s1 "spe-fault=s1:40" load buffer
-boot fault-dl "spe-fault=dl:40" load buffer
-boot fault-ea "spe-fault=ea:40" load buffer
+boot fault-s1 "spe-fault=s1:40" load fault discovery unload
+boot fault-dl "spe-fault=dl:40" load fault unload
+boot fault-ea "spe-fault=ea:40" load fault unload
 
 echo "selftests: $tot_p passed, $tot_f failed, $tot_s skipped"
 [ "$tot_f" -eq 0 ]

@@ -58,15 +58,16 @@ workload_ranges() {
 }
 
 # Packet counts by type of a perf -D dump (stdin): "TYPE COUNT" lines.
-# perf prints one line per packet (one per padding byte) after a
-# ". ... ARM SPE data: size N bytes" line.
+# perf prints one line per packet after a ". ... ARM SPE data: size N
+# bytes" line, except padding: up to 16 padding bytes share a line. Padding
+# is counted in bytes (as spe-decode's "PAD xN").
 perf_dump_counts() {
 	awk '
 	/ARM SPE data: size/ { inspe = 1; next }
 	inspe && /^\.  *[0-9a-f]+:  / {
 		for (i = 3; i <= NF && $i ~ /^[0-9a-f][0-9a-f]$/; i++) ;
 		t = $i
-		if (t == "PAD") k = "pad"
+		if (t == "PAD") { n["pad"] += i - 3; next }
 		else if (t == "END") k = "end"
 		else if (t == "TS") k = "timestamp"
 		else if (t == "PC" || t == "TGT" || t == "VA" || t == "PA" || t == "PBT" || t ~ /^ADDR/) k = "address"

@@ -27,7 +27,13 @@
 
 #define BUF_WORDS (1u << 19)	/* 4 MiB */
 
-uint64_t spe_buf[BUF_WORDS] __attribute__((aligned(4096)));
+/*
+ * In .data, not .bss: perf resolves data addresses to symbols only in
+ * file-backed mappings, and a static binary's .bss beyond its file is
+ * anonymous memory. The file grows by 4 MiB of zeros (compressed away in
+ * the initramfs).
+ */
+uint64_t spe_buf[BUF_WORDS] __attribute__((aligned(4096))) = { 1 };
 
 extern char __executable_start[], etext[];
 
