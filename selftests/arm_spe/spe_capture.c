@@ -489,4 +489,20 @@ TEST_F(cap, eft_load_mask_loads_only)
 	EXPECT_EQ(self->st.records, self->st.loads);
 }
 
+/* FEAT_SPE_FDS: loads whose data source bit is clear in PMSDSFR_EL1 are
+ * dropped; with PMSDSFR_EL1 = all ones nothing is. attr.config4 is at
+ * byte 136 (PERF_ATTR_SIZE_VER9, 144). */
+TEST_F(cap, data_source_filter)
+{
+	NEED_FORMAT(&self->p, "data_src_filter");
+	self->a.config |= CFG_LOAD;
+	((uint64_t *)&self->a)[17] = ~0ull;
+	self->a.size = 144;
+	ASSERT_OPEN(capture(&self->p, &self->a, 0, -1, WL_LDST, &self->e, &self->st, &self->s), &self->s);
+	EXPECT_VALID(&self->st);
+	EXPECT_GT(self->st.loop_loads, 10);
+	EXPECT_EQ(self->st.loop_loads, self->st.loop_loads_ds);
+	EXPECT_EQ(self->st.records, self->st.loads);
+}
+
 TEST_HARNESS_MAIN
