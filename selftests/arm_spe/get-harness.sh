@@ -8,7 +8,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
-SPE_LOG_TAG=selftests
+export SPE_LOG_TAG=selftests
 # shellcheck source=../../tools/lib/apt.sh
 . "$top/tools/lib/apt.sh"
 

@@ -141,7 +141,9 @@ TEST_F(buf, wraparound)
 	EXPECT_GT(self->st.in_ldst_loop, 100);
 	/* counters/ agree with what perf delivered (one test at a time). */
 	EXPECT_EQ((long long)self->s.aux_rec_bytes, spe_counter(&self->p, "bytes") - bytes0);
-	EXPECT_EQ((long long)self->s.n_aux_recs, spe_counter(&self->p, "aux_records") - recs0);
+	/* aux_records also counts transactions that end empty and unflagged,
+	 * for which perf emits no PERF_RECORD_AUX. */
+	EXPECT_LE((long long)self->s.n_aux_recs, spe_counter(&self->p, "aux_records") - recs0);
 }
 
 /* The spe_aux_output tracepoint reports each transaction perf records. */

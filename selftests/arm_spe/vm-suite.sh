@@ -15,7 +15,7 @@
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
-SPE_LOG_TAG=selftests
+export SPE_LOG_TAG=selftests
 # shellcheck source=../../tools/lib/apt.sh
 . "$top/tools/lib/apt.sh"
 
@@ -44,7 +44,10 @@ pid_ctx=0
 grep -qx 'CONFIG_PID_IN_CONTEXTIDR=y' "$kconfig" 2>/dev/null && pid_ctx=1
 # perf_event_attr.config3 from 6.3, config4 from 7.0 (uapi PERF_ATTR_SIZE_VER8/9)
 cfg3=0 cfg4=0
-uapi=$(ls "$KDIR/include/uapi/linux/perf_event.h" "${KDIR%-arm64}-common/include/uapi/linux/perf_event.h" 2>/dev/null | head -n1)
+uapi=
+for f in "$KDIR/include/uapi/linux/perf_event.h" "${KDIR%-arm64}-common/include/uapi/linux/perf_event.h"; do
+	[ -f "$f" ] && uapi=$f && break
+done
 [ -n "$uapi" ] || fail_build "no uapi perf_event.h for $KVER"
 grep -qs PERF_ATTR_SIZE_VER8 "$uapi" && cfg3=1
 grep -qs PERF_ATTR_SIZE_VER9 "$uapi" && cfg4=1
