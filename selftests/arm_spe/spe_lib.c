@@ -560,6 +560,7 @@ unsigned int spe_validate(const uint8_t *data, size_t len,
 			}
 		st->pad_bytes += r.offset - pos;
 		pos = r.offset + r.size;
+		st->last_end = pos;
 		check_record(&r, e, st, &last_ts);
 		if (hook)
 			hook(&r, arg, st);

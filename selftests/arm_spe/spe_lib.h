@@ -141,6 +141,7 @@ struct spe_stats {
 	uint64_t loop_mem, loop_mem_pa;
 	uint64_t loop_loads, loop_loads_ds, with_ds;	/* Data Source */	/* ldst loop loads/stores, with a PA */
 	uint64_t min_ts, max_ts;
+	uint64_t last_end;	/* end offset of the last record */
 	uint64_t max_lat;
 	unsigned int violations;
 	char first[512];	/* first violation */
