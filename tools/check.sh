@@ -5,7 +5,7 @@
 # ends with "total: N passed, N failed, N skipped". Exit 1 on any failure.
 #
 # Environment: ARM_SPE_CACHE (cache dir), CHECK_ONLY="stage ..." to run
-# some stages only (deps host build qemu vm harness).
+# some stages only (deps host build qemu vm debug harness).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 2
@@ -42,7 +42,7 @@ if want deps; then
 	start=$(date +%s)
 	spe_need_host_pkgs make gcc gcc-aarch64-linux-gnu libc6-dev-arm64-cross bc flex bison \
 		dwarves cpio gzip xz-utils file dpkg-dev debootstrap python3 qemu-system-arm \
-		busybox-static kmod
+		kmod libssl-dev libelf-dev
 	spe_apt_setup
 	echo "=== deps: host packages ready ($(($(date +%s) - start))s)"
 fi
@@ -59,7 +59,7 @@ if want build; then
 fi
 
 qemu_spe=""
-if want qemu || want vm; then
+if want qemu || want vm || want debug; then
 	if [ -x tools/qemu/build.sh ]; then
 		start=$(date +%s)
 		if qemu_spe=$(tools/qemu/build.sh 2> >(tee build/logs/qemu-build.log >&2) | tail -n1) &&
@@ -91,9 +91,33 @@ if want vm; then
 			printf '%s\n' "module_load${T}120${T}./module_load.sh ./arm_spe_perf.ko" >build/vm/spe.list
 			run_suite vm-spe tools/vm/run.sh --suite vm-spe --kernel "$kid" --qemu "$qemu_spe" \
 				--list build/vm/spe.list --file "$ko:/tests/" --file selftests/arm_spe/module_load.sh:/tests/
-		elif [ ! -x tools/qemu/build.sh ]; then
-			summary+=("vm-spe: 0 passed, 0 failed, 1 skipped (the SPE emulation, tools/qemu, is not in the tree yet)")
+		else
+			suite_error vm-spe "no SPE-enabled QEMU to run it on"
 		fi
+	fi
+	if [ -n "$qemu_spe" ]; then
+		run_suite selftests selftests/arm_spe/vm-suite.sh "$qemu_spe" "$kid"
+		run_suite perf tools/perf/vm-suite.sh "$qemu_spe" "$kid"
+	else
+		suite_error selftests "no SPE-enabled QEMU to run them on"
+		suite_error perf "no SPE-enabled QEMU to run it on"
+	fi
+fi
+
+# The debug kernel (KASAN, lockdep, kmemleak, ...): the module's load and
+# unload and the selftests again; any splat or leak fails.
+if want debug; then
+	if [ -z "$qemu_spe" ]; then
+		suite_error debug "no SPE-enabled QEMU to run it on"
+	elif ! tools/kernels/kmake.sh debug W=1 modules >build/logs/debug-module.log 2>&1; then
+		suite_error debug "the debug kernel or the module for it does not build (build/logs/debug-module.log)"
+	else
+		T=$'\t'
+		printf '%s\n' "module_load${T}300${T}./module_load.sh ./arm_spe_perf.ko" >build/vm/debug.list
+		run_suite vm-debug tools/vm/run.sh --suite vm-debug --kernel debug --qemu "$qemu_spe" \
+			--list build/vm/debug.list --file build/debug/arm_spe_perf.ko:/tests/ \
+			--file selftests/arm_spe/module_load.sh:/tests/
+		run_suite selftests-debug selftests/arm_spe/vm-suite.sh "$qemu_spe" debug default
 	fi
 fi
 
