@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Build everything the perf guest needs for kernel series ID and stage it:
 #
-#   tools/perf/build.sh [ID]
+#   tools/perf/build.sh [ID [STAGE]]
 #
-# prints two lines on stdout: the staging directory (for the guest's /tests:
+# prints two lines on stdout: the staging directory (STAGE, default a new
+# build/perf/stage-ID.XXXXXX that the caller removes; for the guest's /tests:
 # the module, the perf tests of selftests/arm_spe/perf, spe_workload and its
 # .syms, perf_aux_extract, an arm64 static spe-decode) and the perf root
 # filesystem directory (tools/vm/perf-rootfs.sh, for the guest's /).
@@ -18,12 +19,14 @@ kid=${1:-$("$top/tools/kernels/fetch.sh" --default)}
 cross=aarch64-linux-gnu-
 spe_need_host_pkgs make gcc-aarch64-linux-gnu libc6-dev-arm64-cross binutils-aarch64-linux-gnu
 
-stage=$top/build/perf/guest-$kid
 bin=$top/build/perf/arm64
-rm -rf "$stage" && mkdir -p "$stage"
+mkdir -p "$top/build/perf"
+stage=${2:-$(mktemp -d "$top/build/perf/stage-$kid.XXXXXX")}
+mkdir -p "$stage"
 spe_log "module for $kid"
-"$top/tools/kernels/kmake.sh" "$kid" modules >"$top/build/perf/module-$kid.log" 2>&1 ||
-	{ tail -n 20 "$top/build/perf/module-$kid.log" >&2; spe_die "the module does not build (build/perf/module-$kid.log)"; }
+"$top/tools/kernels/kmake.sh" "$kid" modules >"$stage.module.log" 2>&1 ||
+	{ tail -n 20 "$stage.module.log" >&2; spe_die "the module does not build ($stage.module.log)"; }
+rm -f "$stage.module.log"
 cp "$top/build/$kid/arm_spe_perf.ko" "$stage/"
 spe_log "guest programs (static arm64)"
 make -s -C "$top/selftests/arm_spe/perf" CROSS_COMPILE=$cross OUT="$bin" >&2

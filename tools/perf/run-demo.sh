@@ -49,9 +49,12 @@ if [ -z "$qemu" ]; then
 fi
 [ -x "$qemu" ] || spe_die "no QEMU at '$qemu'"
 spe_log "module, guest programs and Debian's arm64 perf for kernel $kid"
-mapfile -t dirs < <("$here/build.sh" "$kid")
-stage=${dirs[0]} rootfs=${dirs[1]}
-[ -d "$stage" ] && [ -d "$rootfs" ] || spe_die "tools/perf/build.sh failed"
+mkdir -p "$top/build/perf"
+stage=$(mktemp -d "$top/build/perf/demo-$kid.XXXXXX")
+trap 'rm -rf "$stage"' EXIT
+mapfile -t dirs < <("$here/build.sh" "$kid" "$stage")
+rootfs=${dirs[1]:-}
+[ -d "$rootfs" ] || spe_die "tools/perf/build.sh failed"
 cp "$here/demo-guest.sh" "$stage/"
 
 files=(--file "$rootfs/.:/" --file "$stage/.:/tests/")

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The perf suite: Debian's arm64 perf against the module in a guest of the
 # SPE-emulating QEMU, every flow checked by its output
-# (selftests/arm_spe/perf/). Prints TAP and "perf: N passed, N failed,
-# N skipped"; exit 1 on any failure.
+# (selftests/arm_spe/perf/, Documentation/perf.rst). Prints TAP and
+# "perf: N passed, N failed, N skipped"; exit 1 on any failure.
 #
 #   tools/perf/vm-suite.sh QEMU [KERNEL_ID]
 set -euo pipefail
@@ -14,9 +14,13 @@ SPE_LOG_TAG=perf-suite
 qemu=${1:?usage: vm-suite.sh QEMU [KERNEL_ID]}
 kid=${2:-$("$top/tools/kernels/fetch.sh" --default)}
 [ -x "$qemu" ] || spe_die "no QEMU at '$qemu'"
-mapfile -t dirs < <("$here/build.sh" "$kid")
-stage=${dirs[0]} rootfs=${dirs[1]}
-list=$top/build/perf/suite-$kid.list
+mkdir -p "$top/build/perf"
+stage=$(mktemp -d "$top/build/perf/suite-$kid.XXXXXX")
+trap 'rm -rf "$stage" "$stage.list"' EXIT
+mapfile -t dirs < <("$here/build.sh" "$kid" "$stage")
+rootfs=${dirs[1]:-}
+[ -d "$rootfs" ] || spe_die "tools/perf/build.sh failed"
+list=$stage.list
 # NAME<TAB>TIMEOUT<TAB>COMMAND, in order: perf_record.sh leaves the
 # recording the report/script tests read. PERF_LDLAT (default 2): perf mem's
 # --ldlat; the emulation models total latencies of a few cycles only, so
@@ -31,6 +35,12 @@ perf_filters	240	./perf_filters.sh ${PERF_MIN_LATENCY:-4}
 perf_snapshot	240	./perf_snapshot.sh
 perf_mem	240	./perf_mem.sh ${PERF_LDLAT:-2}
 LIST
-exec "$top/tools/vm/run.sh" --suite perf --kernel "$kid" --qemu "$qemu" --mem 2048 \
-	--timeout "${PERF_SUITE_TIMEOUT:-1200}" --list "$list" \
+# PERF_ONLY="perf_record perf_dump ...": run only those (perf_record is
+# needed by report and script).
+if [ -n "${PERF_ONLY:-}" ]; then
+	awk -v only=" $PERF_ONLY " 'index(only, " " $1 " ")' "$list" >"$list.only" && mv "$list.only" "$list"
+fi
+# PERF_SUITE_LOG: the console log (default run.sh's build/vm/perf.log).
+"$top/tools/vm/run.sh" --suite perf --kernel "$kid" --qemu "$qemu" --mem 2048 \
+	--timeout "${PERF_SUITE_TIMEOUT:-1200}" --list "$list" ${PERF_SUITE_LOG:+--log "$PERF_SUITE_LOG"} \
 	--file "$rootfs/.:/" --file "$stage/.:/tests/"
