@@ -123,8 +123,8 @@ boot() {
 # The probe matrix. The default boot runs everything; the others the tests
 # whose behaviour depends on the parameters they change.
 boot default "" module_load load discovery capture errors buffer unload
-boot align1 "spe-align=1,spe-maxsize=128" load discovery capture buffer
-boot cnt16 "spe-countsize=16,spe-interval=1024,spe-ernd=on" load discovery capture
+boot align1 "spe-align=1,spe-maxsize=128,spe-countsize=16,spe-interval=1024,spe-ernd=on" load discovery capture buffer
+boot v1p2 "spe-version=3" load discovery capture
 boot v1 "spe-version=1,spe-fne=off" load discovery capture errors
 boot nofilt "spe-version=3,spe-fe=off,spe-ft=off,spe-fl=off,spe-fne=off" load discovery errors capture
 boot eft "spe-eft=on,spe-fds=on,spe-lds=on" load discovery capture errors
