@@ -22,17 +22,25 @@ rc=$?
 comm=$(basename "$1" | cut -c1-15)
 
 hr "perf report --stdio --comm $comm --sort dso,sym (top entries per event)"
-perf report -i $d --stdio --comm "$comm" --sort dso,sym 2>/dev/null |
-	awk '/^# Samples:/ { n = 0; print; next } /^#/ || /^$/ { next } n < 12 { print; n++ }'
+perf report -i $d --stdio --comm "$comm" --sort dso,sym 2>/dev/null >/tmp/report.txt
+awk '/^# Samples:/ { n = 0; print; next } /^#/ || /^$/ { next } n < 12 { print; n++ }' /tmp/report.txt
+top=$(awk '$(NF - 1) == "[.]" { print $NF; exit }' /tmp/report.txt)
 
-hr "perf script: the first user-space samples of $comm (event, data address, PC, symbol)"
-perf script -i $d --comm "$comm" -F comm,tid,event,addr,ip,sym 2>/dev/null |
-	awk '{ for (i = 1; i <= NF; i++) if ($i ~ /:$/) break; p = $(i + 2); if (p ~ /^ffff/) next; print; if (++n == 10) exit }'
+if [ -n "$top" ]; then
+	hr "perf script: samples in $top, the top user-space symbol (event, data address, PC, symbol)"
+	perf script -i $d --comm "$comm" -S "$top" -F comm,tid,event,addr,ip,sym 2>/dev/null | head -n 10
+else
+	hr "perf script: the first samples of $comm (event, data address, PC, symbol)"
+	perf script -i $d --comm "$comm" -F comm,tid,event,addr,ip,sym 2>/dev/null | head -n 10
+fi
 
-hr "spe-decode: the raw SPE trace (AUX data extracted from perf.data)"
+hr "spe-decode: the raw SPE trace (AUX data extracted from perf.data): two user-space records"
 perf_aux_extract $d /tmp/aux.bin 2>&1
-spe-decode --dump /tmp/aux.bin 2>/dev/null | awk 'NF == 0 { if (++r == 2) exit } { print }'
-echo
+spe-decode --dump /tmp/aux.bin 2>/dev/null | awk '
+	NF == 0 { if (user) { printf "%s\n", rec; if (++n == 2) exit } rec = ""; user = 0; next }
+	/ PAD x[0-9]/ { next }
+	/ADDR pc .* el0 / { user = 1 }
+	{ rec = rec $0 "\n" }'
 spe-decode --summary /tmp/aux.bin 2>&1 | awk '/^total latency histogram/ { exit } { print }'
 
 if [ "$keep" = 1 ]; then
