@@ -103,7 +103,7 @@ boot() {
 	} >"$dir/list"
 	local files=(--file "$ko:/tests/" --file "$dir/env:/tests/env"
 		--file "$here/module_load.sh:/tests/")
-	for t in discovery capture errors buffer; do
+	for t in discovery capture errors buffer validator; do
 		files+=(--file "$out/bin/spe_$t:/tests/")
 	done
 	"$top/tools/vm/run.sh" --suite "selftests-$name" --kernel "$kid" --qemu "$qemu" \
@@ -122,7 +122,7 @@ boot() {
 
 # The probe matrix. The default boot runs everything; the others the tests
 # whose behaviour depends on the parameters they change.
-boot default "" module_load load discovery capture errors buffer unload
+boot default "" validator module_load load discovery capture errors buffer unload
 boot align1 "spe-align=1,spe-maxsize=128,spe-countsize=16,spe-interval=1024,spe-ernd=on" load discovery capture buffer
 boot v1p2 "spe-version=3" load discovery capture
 boot v1 "spe-version=1,spe-fne=off" load discovery capture errors

@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The validator itself can fail: records built with the decoder's encoder
+ * (spe_enc_*) from this binary's own workload addresses pass spe_validate(),
+ * and each single corruption of them is reported. Needs no SPE: it runs on
+ * any arm64 machine and guards the other tests against vacuous passes.
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include "spe_test.h"
+
+uint64_t wl_buf[WL_WORDS];
+
+struct rec_spec {
+	uint64_t pc;
+	unsigned int el, op_class, op_sub;
+	uint64_t va, ts;
+	uint32_t ctx;
+	int no_ts;
+};
+
+static size_t emit(uint8_t *buf, size_t cap, const struct rec_spec *s, size_t n, long align)
+{
+	struct spe_enc e;
+	size_t i;
+
+	spe_enc_init(&e, buf, cap);
+	for (i = 0; i < n; i++) {
+		struct spe_record r;
+
+		memset(&r, 0, sizeof(r));
+		r.present = SPE_REC_PC | SPE_REC_OP | SPE_REC_EVENTS | SPE_REC_CTX(0) |
+			    (s[i].no_ts ? SPE_REC_END : SPE_REC_TIMESTAMP);
+		r.addr[SPE_ADDR_IDX_PC] = SPE_ADDR_PAYLOAD_PC(s[i].pc, s[i].el, 1, 0);
+		r.op_class = s[i].op_class;
+		r.op_subclass = s[i].op_sub;
+		r.events = SPE_EV_BIT(SPE_EV_RETIRED);
+		r.events_len = 2;
+		r.context[0] = s[i].ctx;
+		r.timestamp = s[i].ts;
+		if (s[i].op_class == SPE_OP_CLASS_LDST) {
+			r.present |= SPE_REC_DATA_VA;
+			r.addr[SPE_ADDR_IDX_DATA_VA] = SPE_ADDR_PAYLOAD_VA(s[i].va, 0);
+		}
+		if (spe_enc_record(&e, &r))
+			return 0;
+		if (e.len % align)
+			spe_enc_pad(&e, align - e.len % align);
+	}
+	return e.len;
+}
+
+FIXTURE(val) {
+	struct spe_expect e;
+	struct spe_stats st;
+	struct rec_spec r[3];
+	uint8_t buf[1024];
+};
+
+FIXTURE_SETUP(val)
+{
+	uint64_t ldr = (uint64_t)(uintptr_t)spe_wl_ldst_loop;	/* ldr x4, [x0, x3, lsl #3] */
+	int i;
+
+	memset(&self->e, 0, sizeof(self->e));
+	self->e.el_user_only = 1;
+	self->e.ts = 1;
+	self->e.ctx = 1;
+	self->e.ctx_pid = 1234;
+	self->e.buf = wl_buf;
+	self->e.buf_len = sizeof(wl_buf);
+	self->e.align = 64;
+	self->e.max_record_size = 64;
+	self->e.count_size = 12;
+	for (i = 0; i < 3; i++) {
+		self->r[i] = (struct rec_spec) {
+			.pc = ldr, .el = 0, .op_class = SPE_OP_CLASS_LDST,
+			.op_sub = SPE_OP_LS_GP, .va = (uint64_t)(uintptr_t)&wl_buf[i],
+			.ts = 100 + i, .ctx = 1234,
+		};
+	}
+}
+
+FIXTURE_TEARDOWN(val)
+{
+}
+
+static unsigned int run(struct _test_data_val *self)
+{
+	size_t n = emit(self->buf, sizeof(self->buf), self->r, 3, self->e.align);
+
+	if (!n)
+		return 1000;
+	return spe_validate(self->buf, n, &self->e, &self->st, NULL, NULL);
+}
+
+TEST_F(val, good_records_pass)
+{
+	EXPECT_EQ(0, run(self)) TH_LOG("%s", self->st.first);
+	EXPECT_EQ(3, self->st.records);
+	EXPECT_EQ(3, self->st.in_ldst_loop);
+	EXPECT_EQ(3, self->st.loads);
+}
+
+TEST_F(val, kernel_el_with_exclude_kernel)
+{
+	self->r[1].el = 1;
+	EXPECT_NE(0, run(self));
+}
+
+TEST_F(val, store_type_for_a_load)
+{
+	self->r[1].op_sub = SPE_OP_LS_GP | SPE_OP_LDST_BIT;
+	EXPECT_NE(0, run(self));
+}
+
+TEST_F(val, branch_type_for_a_load)
+{
+	self->r[2].op_class = SPE_OP_CLASS_BRANCH;
+	self->r[2].op_sub = 0;
+	EXPECT_NE(0, run(self));
+}
+
+TEST_F(val, address_outside_buffer)
+{
+	self->r[0].va = (uint64_t)(uintptr_t)&wl_buf[WL_WORDS];
+	EXPECT_NE(0, run(self));
+}
+
+TEST_F(val, timestamp_goes_back)
+{
+	self->r[2].ts = 50;
+	EXPECT_NE(0, run(self));
+}
+
+TEST_F(val, missing_timestamp)
+{
+	self->r[1].no_ts = 1;
+	EXPECT_NE(0, run(self));
+}
+
+TEST_F(val, wrong_context)
+{
+	self->r[0].ctx = 4321;
+	EXPECT_NE(0, run(self));
+}
+
+TEST_F(val, misaligned_record)
+{
+	size_t n = emit(self->buf + 1, sizeof(self->buf) - 1, self->r, 3, 64);
+
+	self->buf[0] = 0;	/* one padding byte, then records off by one */
+	EXPECT_NE(0, spe_validate(self->buf, n + 1, &self->e, &self->st, NULL, NULL));
+}
+
+TEST_F(val, garbage_between_records)
+{
+	size_t n = emit(self->buf, sizeof(self->buf), self->r, 3, 64);
+
+	ASSERT_GT(n, 100);
+	self->buf[63] = 0x01;	/* an End packet where padding must be */
+	EXPECT_NE(0, spe_validate(self->buf, n, &self->e, &self->st, NULL, NULL));
+}
+
+TEST_F(val, truncated_record)
+{
+	size_t n = emit(self->buf, sizeof(self->buf), self->r, 3, 64);
+
+	/* cut the last record in the middle */
+	EXPECT_NE(0, spe_validate(self->buf, n - 40, &self->e, &self->st, NULL, NULL));
+}
+
+TEST_F(val, insn_classifier)
+{
+	/* A64 encodings from the Arm ARM, independent of any SPE code. */
+	EXPECT_EQ(INSN_LOAD, spe_insn_classify(0xf8637804));	/* ldr x4, [x0, x3, lsl #3] */
+	EXPECT_EQ(INSN_STORE, spe_insn_classify(0xf8237804));	/* str x4, [x0, x3, lsl #3] */
+	EXPECT_EQ(INSN_LOAD, spe_insn_classify(0xf9400000));	/* ldr x0, [x0] */
+	EXPECT_EQ(INSN_STORE, spe_insn_classify(0xa9bf7bfd));	/* stp x29, x30, [sp, #-16]! */
+	EXPECT_EQ(INSN_LOAD, spe_insn_classify(0xa8c17bfd));	/* ldp x29, x30, [sp], #16 */
+	EXPECT_EQ(INSN_BRANCH, spe_insn_classify(0x54000001));	/* b.ne */
+	EXPECT_EQ(INSN_BRANCH, spe_insn_classify(0x94000000));	/* bl */
+	EXPECT_EQ(INSN_BRANCH, spe_insn_classify(0xd65f03c0));	/* ret */
+	EXPECT_EQ(INSN_BRANCH, spe_insn_classify(0xb4000000));	/* cbz x0 */
+	EXPECT_EQ(INSN_BRANCH, spe_insn_classify(0x36000000));	/* tbz w0, #0 */
+	EXPECT_EQ(INSN_EXCEPTION, spe_insn_classify(0xd4000001));	/* svc #0 */
+	EXPECT_EQ(INSN_OTHER, spe_insn_classify(0xd503201f));	/* nop */
+	EXPECT_EQ(INSN_OTHER, spe_insn_classify(0x91000484));	/* add x4, x4, #1 */
+	EXPECT_EQ(INSN_OTHER, spe_insn_classify(0xf1000442));	/* subs x2, x2, #1 */
+	EXPECT_EQ(INSN_LDST, spe_insn_classify(0xf9800000));	/* prfm pldl1keep, [x0] */
+	/* and the workload really holds what the tests assume */
+	EXPECT_EQ(INSN_LOAD, spe_insn_classify(*(uint32_t *)(uintptr_t)spe_wl_ldst_loop));
+	EXPECT_EQ(INSN_STORE, spe_insn_classify(*(uint32_t *)(uintptr_t)(spe_wl_ldst_loop + 8)));
+	EXPECT_EQ(INSN_BRANCH, spe_insn_classify(*(uint32_t *)(uintptr_t)(spe_wl_ldst_loop + 24)));
+}
+
+TEST_HARNESS_MAIN
