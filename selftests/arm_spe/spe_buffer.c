@@ -559,6 +559,7 @@ static int unpriv_try(const struct spe_pmu_info *p, uint64_t config, int excl_ke
 TEST_F(buf, unprivileged_paranoid_levels)
 {
 	int old = read_paranoid(), r, ctx = (int)spe_env_long("SPE_EXP_PID_CTX", -1);
+	int pk = (int)spe_env_long("SPE_EXP_PARANOID_KERNEL", 1);
 
 	if (getuid() != 0)
 		SKIP(return, "needs root to change perf_event_paranoid");
@@ -569,13 +570,19 @@ TEST_F(buf, unprivileged_paranoid_levels)
 	EXPECT_EQ(EACCES, unpriv_try(&self->p, 0, 0)) TH_LOG("kernel sampling at paranoid 2");
 	EXPECT_EQ(EACCES, unpriv_try(&self->p, CFG_PA, 1)) TH_LOG("pa_enable at paranoid 2");
 	EXPECT_EQ(EACCES, unpriv_try(&self->p, CFG_PCT, 1)) TH_LOG("pct_enable at paranoid 2");
-	/* 1: kernel allowed, and with it PA and context. */
+	/* 1: kernel allowed, and with it PA and context (from 6.8, where the
+	 * driver can use perf_allow_kernel(); before, CAP_PERFMON only). */
 	ASSERT_EQ(0, write_paranoid(1));
 	r = unpriv_try(&self->p, 0, 1);
-	EXPECT_EQ(ctx == 1 ? OK_CTX : OK_NOCTX, r) TH_LOG("paranoid 1: %#x", r);
-	r = unpriv_try(&self->p, CFG_PA, 1);
-	EXPECT_TRUE(r & 0x80) TH_LOG("pa_enable at paranoid 1: %d", r);
-	EXPECT_EQ(0, r & 2);
+	if (pk) {
+		EXPECT_EQ(ctx == 1 ? OK_CTX : OK_NOCTX, r) TH_LOG("paranoid 1: %#x", r);
+		r = unpriv_try(&self->p, CFG_PA, 1);
+		EXPECT_TRUE(r & 0x80) TH_LOG("pa_enable at paranoid 1: %d", r);
+		EXPECT_EQ(0, r & 2);
+	} else {
+		EXPECT_EQ(OK_NOCTX, r) TH_LOG("paranoid 1, no CAP_PERFMON: %#x", r);
+		EXPECT_EQ(EACCES, unpriv_try(&self->p, CFG_PA, 1));
+	}
 	r = unpriv_try(&self->p, 0, 0);
 	EXPECT_TRUE(r & 0x80) TH_LOG("kernel sampling at paranoid 1: %d", r);
 	/* CPU-wide events need paranoid <= 0. */

@@ -52,6 +52,13 @@ done
 grep -qs PERF_ATTR_SIZE_VER8 "$uapi" && cfg3=1
 grep -qs PERF_ATTR_SIZE_VER9 "$uapi" && cfg4=1
 
+# perf_allow_kernel() (perf_event_paranoid <= 1) from 6.8; before, the
+# driver can only check CAP_PERFMON (Documentation/driver.rst).
+paranoid_kernel=0
+kmaj=${KVER%%.*} kmin=${KVER#*.}
+kmin=${kmin%%.*}
+[ "$kmaj" -gt 6 ] || { [ "$kmaj" -eq 6 ] && [ "$kmin" -ge 8 ]; } && paranoid_kernel=1
+
 T=$'\t'
 tot_p=0 tot_f=0 tot_s=0
 # boot NAME QEMU_CPU_PROPS TESTS...
@@ -86,7 +93,7 @@ boot() {
 	export SPE_EXP_FL=$fl SPE_EXP_FNE=$fne SPE_EXP_FDS=$fds SPE_EXP_EFT=$eft
 	export SPE_EXP_ARCHINST=$archinst SPE_EXP_ERND=$ernd SPE_EXP_LDS=$lds
 	export SPE_EXP_CONFIG3=$cfg3 SPE_EXP_CONFIG4=$cfg4 SPE_EXP_CPUS=2
-	export SPE_EXP_PID_CTX=$pid_ctx SPE_FAULT=$fault
+	export SPE_EXP_PID_CTX=$pid_ctx SPE_EXP_PARANOID_KERNEL=$paranoid_kernel SPE_FAULT=$fault
 	EOT
 	{
 		for t in "$@"; do
