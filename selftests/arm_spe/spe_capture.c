@@ -58,6 +58,17 @@ static void run_wl(enum wl w, int slices, struct spe_session *s)
 	}
 }
 
+/* CNTVCT_EL0 around the last capture's enable/disable. */
+static uint64_t cap_t0, cap_t1;
+
+static inline uint64_t cntvct(void)
+{
+	uint64_t v;
+
+	asm volatile("isb; mrs %0, cntvct_el0" : "=r"(v) :: "memory");
+	return v;
+}
+
 /*
  * Open a session (pid/cpu), run the workload, collect and validate.
  * Returns 0, or -1 when the open failed (errno kept).
@@ -68,10 +79,12 @@ static int capture(const struct spe_pmu_info *p, struct perf_event_attr *a,
 {
 	if (spe_session_open(s, a, pid, cpu, 8, 256, 0))
 		return -1;
+	cap_t0 = cntvct();
 	if (spe_enable(s))
 		return -1;
 	run_wl(w, 4, s);
 	spe_disable(s);
+	cap_t1 = cntvct();
 	if (spe_session_collect(s))
 		spe_violation(st, "AUX data overwritten before it was read");
 	e->first_idx_align = s->first_idx;
@@ -172,6 +185,14 @@ TEST_F(cap, per_task_ldst)
 	EXPECT_NEAR_COUNT(self->st.loads, n / 7.0, 40, 3);
 	EXPECT_NEAR_COUNT(self->st.stores, n / 7.0, 40, 3);
 	EXPECT_GE(self->st.in_own_text * 10, self->st.records * 9);
+	/* PMSCR_EL1.PCT = 0: the timestamps are the virtual count (CNTVCT),
+	 * taken while the session ran. */
+	EXPECT_GE(self->st.min_ts, cap_t0) TH_LOG("first timestamp %#llx before enable %#llx",
+					      (unsigned long long)self->st.min_ts,
+					      (unsigned long long)cap_t0);
+	EXPECT_LE(self->st.max_ts, cap_t1) TH_LOG("last timestamp %#llx after disable %#llx",
+					      (unsigned long long)self->st.max_ts,
+					      (unsigned long long)cap_t1);
 	if (self->e.ctx < 0)
 		TH_LOG("context not checked: SPE_EXP_PID_CTX unset");
 }
