@@ -53,6 +53,12 @@ void irq_handler(void)
     GICC(0x010) = iar;
 }
 
+uint64_t sync_handler(uint64_t esr, uint64_t elr);
+uint64_t sync_handler(uint64_t esr, uint64_t elr)
+{
+    return 0;       /* not expected: bail out through bad_exception() */
+}
+
 void bad_exception(uint64_t t, uint64_t esr, uint64_t elr, uint64_t far)
 {
     puts_("unexpected exception\n");
