@@ -86,7 +86,8 @@ stats=$(cat "$SPE_TMP/script.branch")
 note "raw trace branch records: $stats"
 eval "$stats"
 [ "$rbranch" -gt 0 ] || fail "no user-space branch records in the raw trace"
-[ "$rbranch_pc_text" -eq "$rbranch" ] || fail "$((rbranch - rbranch_pc_text)) user-space branch records with a PC outside the text"
-[ "$rbranch_tgt_text" -eq "$rbranch_tgt" ] || fail "$((rbranch_tgt - rbranch_tgt_text)) user-space branch targets outside the text"
+# As above, the vDSO's branches (clock_gettime) are outside the text.
+[ $((rbranch_pc_text * 100)) -ge $((rbranch * 99)) ] || fail "$((rbranch - rbranch_pc_text)) of $rbranch user-space branch records with a PC outside the text"
+[ $((rbranch_tgt_text * 100)) -ge $((rbranch_tgt * 99)) ] || fail "$((rbranch_tgt - rbranch_tgt_text)) of $rbranch_tgt user-space branch targets outside the text"
 [ "$rbranch_branchy" -gt 0 ] || fail "no branch records in spe_branchy"
 pass "$samples samples, $memhotbuf/$memhot spe_hot memory samples in spe_buf, $rbranch_branchy/$rbranch user branch records in spe_branchy"
