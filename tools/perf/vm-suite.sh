@@ -31,9 +31,9 @@ perf_record	240	./perf_record.sh 1
 perf_report	120	./perf_report.sh
 perf_script	120	./perf_script.sh
 perf_dump	300	./perf_dump.sh 0.2
-perf_filters	240	./perf_filters.sh ${PERF_MIN_LATENCY:-4}
+perf_filters	240	./perf_filters.sh ${PERF_MIN_LATENCY:-4} 0.5
 perf_snapshot	240	./perf_snapshot.sh
-perf_mem	240	./perf_mem.sh ${PERF_LDLAT:-2}
+perf_mem	240	./perf_mem.sh ${PERF_LDLAT:-2} 0.5
 LIST
 # PERF_ONLY="perf_record perf_dump ...": run only those (perf_record is
 # needed by report and script).

@@ -13,12 +13,15 @@ WORKLOAD=$here/spe_workload
 KO=${KO:-$here/arm_spe_perf.ko}
 export PATH="$here:$PATH"
 
+spe_t0=$(date +%s)
+trap 'echo "# $(basename "$0"): $(($(date +%s) - spe_t0))s"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 skip() { echo "SKIP: $*"; exit 4; }
 pass() { echo "PASS${1:+: $*}"; exit 0; }
 note() { echo "# $*"; }
 
-# The SPE PMU (arm_spe_N), loading the module when it is not there yet.
+# Set $pmu to the SPE PMU (arm_spe_N), loading the module when it is not
+# there yet. Not in a $(...) subshell: skip/fail must end the test.
 spe_pmu() {
 	local p
 	p=$(ls -d /sys/bus/event_source/devices/arm_spe_* 2>/dev/null | head -n1)
@@ -30,7 +33,7 @@ spe_pmu() {
 		p=$(ls -d /sys/bus/event_source/devices/arm_spe_* 2>/dev/null | head -n1)
 		[ -n "$p" ] || fail "the module loaded but registered no arm_spe_N PMU"
 	fi
-	basename "$p"
+	pmu=$(basename "$p")
 }
 
 command -v perf >/dev/null 2>&1 || skip "no perf in the guest"

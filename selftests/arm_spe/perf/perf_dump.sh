@@ -7,7 +7,7 @@
 # bytes, extracted from perf.data independently of perf (perf_aux_extract),
 # and nothing is bad.
 . "$(dirname "$0")/lib.sh"
-pmu=$(spe_pmu)
+spe_pmu
 perf record -o "$SPE_TMP/dump.data" -e arm_spe// -- "$WORKLOAD" "${1:-0.2}" \
 	>"$SPE_TMP/dump.out" 2>"$SPE_TMP/dump.err" || { sed 's/^/# /' "$SPE_TMP/dump.err"; fail "perf record failed"; }
 perf_aux_extract "$SPE_TMP/dump.data" "$SPE_TMP/dump.aux" || fail "cannot extract the AUX data"

@@ -3,12 +3,12 @@
 # perf record -e arm_spe/ts_enable=1,pa_enable=1,load_filter=1,min_latency=N/:
 # the recorded records (decoded by spe-decode from the AUX data) are all
 # loads with a total latency of at least N, carry a physical data address
-# and a timestamp.
+# and a timestamp. Usage: perf_filters.sh [MIN_LATENCY [SECONDS]]
 . "$(dirname "$0")/lib.sh"
-pmu=$(spe_pmu)
-lat=${1:-4}
+spe_pmu
+lat=${1:-4} secs=${2:-1}
 ev="arm_spe/ts_enable=1,pa_enable=1,load_filter=1,min_latency=$lat/"
-perf record -o "$SPE_TMP/filt.data" -e "$ev" -- "$WORKLOAD" 1 \
+perf record -o "$SPE_TMP/filt.data" -e "$ev" -- "$WORKLOAD" "$secs" \
 	>"$SPE_TMP/filt.out" 2>"$SPE_TMP/filt.err"
 rc=$?
 sed 's/^/# /' "$SPE_TMP/filt.err"

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # perf list shows the SPE PMU as an event (arm_spe_N//) once the module is in.
 . "$(dirname "$0")/lib.sh"
-pmu=$(spe_pmu)
+spe_pmu
 note "PMU $pmu, type $(cat /sys/bus/event_source/devices/$pmu/type)"
 perf list pmu >"$SPE_TMP/list.txt" 2>&1 || perf list >"$SPE_TMP/list.txt" 2>&1
 grep -E "arm_spe(_[0-9]+)?//" "$SPE_TMP/list.txt" | sed 's/^/# /'

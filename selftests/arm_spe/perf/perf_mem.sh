@@ -2,14 +2,14 @@
 # SPDX-License-Identifier: GPL-2.0
 # perf mem record / perf mem report: perf mem picks the SPE PMU on arm64;
 # the report attributes the workload's memory accesses to spe_hot and to
-# the data symbol spe_buf. Usage: perf_mem.sh [LDLAT]: perf mem's load
+# the data symbol spe_buf. Usage: perf_mem.sh [LDLAT [SECONDS]]: perf mem's load
 # latency threshold (perf's default 30 when not given; it becomes the SPE
 # min_latency filter).
 . "$(dirname "$0")/lib.sh"
-pmu=$(spe_pmu)
+spe_pmu
 ldlat=${1:+--ldlat $1}
 # shellcheck disable=SC2086
-perf mem record $ldlat -o "$SPE_TMP/mem.data" -- "$WORKLOAD" 1 >"$SPE_TMP/mem.out" 2>"$SPE_TMP/mem.err"
+perf mem record $ldlat -o "$SPE_TMP/mem.data" -- "$WORKLOAD" "${2:-1}" >"$SPE_TMP/mem.out" 2>"$SPE_TMP/mem.err"
 rc=$?
 sed 's/^/# /' "$SPE_TMP/mem.err"
 [ $rc -eq 0 ] || fail "perf mem record exited $rc"

@@ -5,7 +5,7 @@
 # $SPE_TMP/rec.data and $SPE_TMP/rec.out (the workload's output) for the
 # report/script/dump tests.
 . "$(dirname "$0")/lib.sh"
-pmu=$(spe_pmu)
+spe_pmu
 secs=${1:-1}
 rm -f "$SPE_TMP/rec.data"
 perf record -o "$SPE_TMP/rec.data" -e arm_spe// -- "$WORKLOAD" "$secs" \

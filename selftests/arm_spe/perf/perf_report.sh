@@ -7,6 +7,7 @@
 # samples taken in the workload's context (page faults, the SPE interrupt)
 # are shown but not judged.
 . "$(dirname "$0")/lib.sh"
+spe_pmu
 [ -s "$SPE_TMP/rec.data" ] || fail "no recording ($SPE_TMP/rec.data; perf_record.sh runs first)"
 perf report -i "$SPE_TMP/rec.data" --stdio --comm spe_workload --sort dso,sym \
 	2>/dev/null | grep -v '^$' | head -n 25 | sed 's/^/# /'

@@ -10,6 +10,7 @@
 # are checked too: user-space branches have PC and target within the text,
 # and spe_branchy's are among them.
 . "$(dirname "$0")/lib.sh"
+spe_pmu
 [ -s "$SPE_TMP/rec.data" ] || fail "no recording ($SPE_TMP/rec.data; perf_record.sh runs first)"
 workload_ranges "$SPE_TMP/rec.out"
 perf script -i "$SPE_TMP/rec.data" --comm spe_workload -F event,addr,ip,sym \

@@ -5,7 +5,7 @@
 # the workload runs; the file must hold AUX data of at least as many
 # snapshots, decode cleanly and report the workload.
 . "$(dirname "$0")/lib.sh"
-pmu=$(spe_pmu)
+spe_pmu
 rm -f "$SPE_TMP/snap.data"
 perf record -S -o "$SPE_TMP/snap.data" -e arm_spe// -- "$WORKLOAD" 4 \
 	>"$SPE_TMP/snap.out" 2>"$SPE_TMP/snap.err" &
