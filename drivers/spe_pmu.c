@@ -93,7 +93,13 @@ static u64 spe_next_limit(struct spe_pmu *spe, struct perf_output_handle *h)
 		if (!h->size)
 			break;
 
-		/* Never overwrite data user space has not consumed yet. */
+		/*
+		 * Never overwrite data user space has not consumed yet.
+		 * head + size stops one byte short of it (perf's handle size
+		 * is CIRC_SPACE()) and the limit is page granular, so the page
+		 * below a page-aligned tail is never used: by design, since
+		 * writing its last byte would exceed what perf handed out.
+		 */
 		tail = spe_buf_off(buf, h->head + h->size);
 		limit = size;
 		if (head < tail)
