@@ -329,7 +329,6 @@ static int build_attr(uint64_t *raw, int cls, pid_t *pid, int *cpu, unsigned lon
 {
 	struct perf_event_attr *a = (void *)raw;
 	unsigned int i, n;
-	int exp = 0;
 
 	memset(raw, 0, 4096 + 64);
 	a->type = P.type;
@@ -588,6 +587,39 @@ static void fz_open(void)
 	slot->per_task = pid == 0;
 	slot->cpu = cpu;
 	slot->inherit = a->inherit;
+	/* Most events get a ring, an AUX area and are enabled at once, so
+	 * that the fuzzing records and ends AUX transactions. */
+	if (rn(10) < 7 && !(slot->inherit && cpu == -1)) {
+		struct perf_event_mmap_page *pg;
+		unsigned int dn = 1u << rn(4), an = 2u << rn(6);
+		void *m;
+
+		fz.mmaps += 2;
+		m = mmap(NULL, (dn + 1) * pagesz, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+		if (m == MAP_FAILED) {
+			fz_fail("ring of %u data pages on a fresh event: %s", dn, en(errno));
+			return;
+		}
+		slot->ring = m;
+		slot->ring_len = (dn + 1) * pagesz;
+		pg = m;
+		pg->aux_offset = slot->ring_len;
+		pg->aux_size = (uint64_t)an * pagesz;
+		slot->snapshot = rn(5) == 0;
+		m = mmap(NULL, (size_t)an * pagesz, slot->snapshot ? PROT_READ : PROT_READ | PROT_WRITE,
+			 MAP_SHARED, fd, pg->aux_offset);
+		if (m == MAP_FAILED) {
+			fz_fail("AUX of %u pages on a fresh event: %s", an, en(errno));
+			return;
+		}
+		slot->aux = m;
+		slot->aux_len = (size_t)an * pagesz;
+		if (rn(4)) {
+			fz.ioctls++;
+			if (ioctl(fd, PERF_EVENT_IOC_ENABLE, 0))
+				fz_fail("IOC_ENABLE: %s", en(errno));
+		}
+	}
 }
 
 static int pow2(uint64_t n)
@@ -613,8 +645,12 @@ static void fz_mmap(void)
 		n = dp[rn(sizeof(dp) / sizeof(dp[0]))];
 		m = mmap(NULL, (n + 1) * pagesz, PROT_READ | PROT_WRITE, MAP_SHARED, e->fd, 0);
 		err = m == MAP_FAILED ? errno : 0;
-		/* perf_mmap(): data pages 0 or a power of two, else EINVAL */
-		if (n && !pow2(n)) {
+		/* perf_mmap(): no mmap of inherited per-task (cpu -1) events;
+		 * data pages 0 or a power of two, else EINVAL */
+		if (e->inherit && e->cpu == -1) {
+			if (err != EINVAL)
+				fz_fail("ring of inherited cpu -1 event: %s, perf core says EINVAL", en(err));
+		} else if (n && !pow2(n)) {
 			if (err != EINVAL)
 				fz_fail("ring of %u data pages: %s, perf core says EINVAL", n, en(err));
 		} else if (err) {
@@ -771,9 +807,16 @@ static void fz_work(void)
 	} else {
 		workload(200 + rn(3000));
 	}
-	for (i = 0; i < NEV; i++)
+	/* disabling ends the AUX transaction: PERF_RECORD_AUX to check */
+	for (i = 0; i < NEV; i++) {
+		if (evs[i].live && evs[i].fd >= 0 && rn(2)) {
+			fz.ioctls++;
+			if (ioctl(evs[i].fd, PERF_EVENT_IOC_DISABLE, 0))
+				fz_fail("IOC_DISABLE: %s", en(errno));
+		}
 		if (evs[i].live)
 			fz_collect(&evs[i]);
+	}
 }
 
 static void fz_close(void)
@@ -973,7 +1016,7 @@ static void worker(int cpu, unsigned long iters, struct wstat *ws)
 			/* our CPU is offline: per-task on whatever runs us */
 			per_task = 1;
 		}
-		spe_attr_init(&a, &P, rn(2) ? 1 : 0, 1024 + rn(8192));
+		spe_attr_init(&a, &P, rn(2) ? 1 : 0, P.min_interval + rn(4096));
 		r = spe_session_open(&s, &a, per_task ? 0 : -1, per_task ? -1 : cpu,
 				     1 << rn(4), 2 << rn(5), rn(5) == 0);
 		if (r) {
@@ -1144,7 +1187,7 @@ static int cmd_rmmod(int argc, char **argv)
 	const char *ko = argc > 1 ? argv[1] : "./arm_spe_perf.ko";
 	struct perf_event_attr a;
 	struct spe_session s;
-	int e, fd, p[2], round;
+	int e, fd, p[2], q[2], round;
 	pid_t child;
 	char c;
 
@@ -1173,28 +1216,34 @@ static int cmd_rmmod(int argc, char **argv)
 		spe_session_close(&s);
 
 		/* a child holds a per-task event */
-		if (pipe(p))
+		if (pipe(p) || pipe(q))
 			return finish();
 		child = fork();
 		if (child == 0) {
 			struct perf_event_attr ca;
 
+			close(p[0]);
+			close(q[1]);
 			spe_attr_init(&ca, &P, 0, 4096);
 			fd = spe_perf_open(&ca, 0, -1);
 			c = fd >= 0 ? 'y' : 'n';
+			if (fd < 0)
+				printf("# child: open: %s\n", en(errno));
 			if (write(p[1], &c, 1) != 1)
 				_exit(1);
-			close(p[1]);
-			/* wait for the parent to close its end */
-			if (read(p[0], &c, 1) < 0)
+			/* until the parent closes its end of q */
+			if (read(q[0], &c, 1) < 0)
 				_exit(1);
 			_exit(0);
 		}
 		close(p[1]);
+		close(q[0]);
 		if (read(p[0], &c, 1) != 1)
 			c = 'n';
 		e = try_rmmod();
-		tap(c == 'y' && refused(e), "round %d: rmmod while a child holds a per-task event: %s", round, en(e));
+		tap(c == 'y' && refused(e), "round %d: rmmod while a child holds a per-task event: %s (child open %c)",
+		    round, en(e), c);
+		close(q[1]);
 		close(p[0]);
 		waitpid(child, NULL, 0);
 
@@ -1305,10 +1354,12 @@ static int cmd_auxmem(int argc, char **argv)
 			return finish();
 		child = fork();
 		if (child == 0) {
-			size_t len = (size_t)(avail * 7 / 10) * 1024;
+			size_t len = (size_t)(avail * 3 / 5) * 1024;
 			char *m = mmap(NULL, len, PROT_READ | PROT_WRITE,
 				       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
 
+			close(p1[0]);
+			close(p2[1]);
 			c = m == MAP_FAILED ? 'n' : 'y';
 			if (write(p1[1], &c, 1) != 1)
 				_exit(1);
@@ -1320,7 +1371,9 @@ static int cmd_auxmem(int argc, char **argv)
 		close(p2[0]);
 		if (read(p1[0], &c, 1) != 1)
 			c = 'n';
-		for (n = 2; n <= 8192 && (size_t)n * pagesz < (size_t)avail * 1024 / 2; n <<= 1) {
+		printf("# pressure: child holds 60%% of %ld KiB: %c\n", avail, c);
+		for (n = 2; n <= 8192 && (size_t)n * pagesz < (size_t)avail * 1024 / 8; n <<= 1) {
+			printf("# under pressure: AUX of %u pages\n", n);
 			r = spe_session_open(&s, &a, 0, -1, 2, n, 0);
 			e = r ? errno : 0;
 			if (e == ENOMEM) {
@@ -1343,7 +1396,7 @@ static int cmd_auxmem(int argc, char **argv)
 		close(p2[1]);
 		waitpid(child, NULL, 0);
 		close(p1[0]);
-		tap(c == 'y' && !bad, "under memory pressure (%ld KiB free, 70%% held): %d AUX sizes mapped, %d ENOMEM, %d other",
+		tap(c == 'y' && !bad, "under memory pressure (%ld KiB free, 60%% held): %d AUX sizes mapped, %d ENOMEM, %d other",
 		    avail, okn, enomem, bad);
 	}
 	tap(session_works(0), "a session works after the allocation failures");
@@ -1351,6 +1404,8 @@ static int cmd_auxmem(int argc, char **argv)
 }
 
 /* ---------------------------------------------------------------- fault */
+
+#define TRACE "/sys/kernel/tracing"
 
 /*
  * The emulator makes the Nth record write on each CPU fail once
@@ -1375,6 +1430,76 @@ static void ctr_snap(long long *v)
 		v[i] = spe_counter(&P, ctr_names[i]);
 }
 
+/* The driver's tracepoints for the faulting session, as comments. */
+static void dump_trace(void)
+{
+	FILE *f = fopen(TRACE "/trace", "r");
+	char line[512];
+	int n = 0;
+
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f))
+		if (line[0] != '#' && n++ < 80)
+			printf("# trace: %s", line);
+	fclose(f);
+}
+
+static void trace_clear(void)
+{
+	int fd = open(TRACE "/trace", O_WRONLY | O_TRUNC);
+
+	if (fd >= 0)
+		close(fd);
+}
+
+/* Lines containing @what after the first line containing @mark. */
+static int trace_count_after(const char *mark, const char *what)
+{
+	FILE *f = fopen(TRACE "/trace", "r");
+	char line[512];
+	int seen = 0, n = 0;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (line[0] == '#')
+			continue;
+		if (!seen && strstr(line, mark))
+			seen = 1;
+		else if (seen && strstr(line, what))
+			n++;
+	}
+	fclose(f);
+	return n;
+}
+
+/* Block until a child pinned to @cpu has run: the caller is scheduled
+ * out and in again on @cpu (a pipe round trip, no timing). */
+static void force_ctx_switch(int cpu)
+{
+	int p[2], q[2];
+	char c = 'x';
+	pid_t ch;
+
+	if (pipe(p) || pipe(q))
+		return;
+	ch = fork();
+	if (ch == 0) {
+		spe_pin_cpu(cpu);
+		if (read(p[0], &c, 1) == 1 && write(q[1], &c, 1) == 1)
+			_exit(0);
+		_exit(1);
+	}
+	if (write(p[1], &c, 1) != 1 || read(q[0], &c, 1) != 1)
+		printf("# context switch helper failed\n");
+	waitpid(ch, NULL, 0);
+	close(p[0]);
+	close(p[1]);
+	close(q[0]);
+	close(q[1]);
+}
+
 static int cmd_fault(int argc, char **argv)
 {
 	const char *kind = argc > 1 ? argv[1] : "none";
@@ -1387,6 +1512,7 @@ static int cmd_fault(int argc, char **argv)
 	if (!strcmp(kind, "none"))
 		skip_all("no fault injected in this boot");
 	printf("# fault: %s:%ld injected on each of %d CPUs\n", kind, n, ncpus);
+	spe_write_file(TRACE "/events/arm_spe_perf/enable", "1");
 	for (cpu = 0; cpu < ncpus; cpu++) {
 		found = 0;
 		records_before = 0;
@@ -1398,17 +1524,27 @@ static int cmd_fault(int argc, char **argv)
 			struct spe_stats st;
 			unsigned int i, k, viol;
 			size_t good;
+			long long after_trunc;
+			int restarts;
 
 			spe_attr_init(&a, &P, 0, 4096);
+			trace_clear();
 			ctr_snap(c0);
 			if (spe_session_open(&s, &a, 0, -1, 4, 16, 0)) {
 				tap(0, "cpu%d session %d: open: %s", cpu, sess, en(errno));
 				return finish();
 			}
 			spe_enable(&s);
+			after_trunc = -1;
 			for (k = 0; k < 4; k++) {
 				workload(3000);
 				spe_session_collect(&s);
+				if (s.n_truncated && after_trunc < 0) {
+					/* The event must stay stopped, also across a
+					 * context switch (sched out/in = del/add). */
+					after_trunc = (long long)s.aux_rec_bytes;
+					force_ctx_switch(cpu);
+				}
 			}
 			spe_disable(&s);
 			spe_session_collect(&s);
@@ -1444,6 +1580,11 @@ static int cmd_fault(int argc, char **argv)
 			printf("; PERF_RECORD_AUX %u (flags %#llx, %u truncated, %u partial), %zu bytes\n",
 			       s.n_aux_recs, (unsigned long long)s.aux_flags_or, s.n_truncated,
 			       s.n_partial, s.len);
+			dump_trace();
+			restarts = trace_count_after("action=stop", "spe_buf_program:");
+			tap(after_trunc >= 0 && (long long)s.aux_rec_bytes == after_trunc && restarts == 0,
+			    "cpu%d %s: stopped for good after the fault: %lld bytes handed over after the TRUNCATED record, %d windows programmed after the stop (a context switch in between)",
+			    cpu, kind, after_trunc >= 0 ? (long long)s.aux_rec_bytes - after_trunc : -1, restarts);
 			tap(s.n_truncated >= 1, "cpu%d %s: the faulting transaction ends TRUNCATED", cpu, kind);
 			if (!strncmp(kind, "s1", 2)) {
 				tap(d[K_FAULTS] == 1 && d[K_EA] == 0 && d[K_DL] == 0,
