@@ -27,10 +27,10 @@ list=$stage.list
 # perf's default of 30 would filter out every sample.
 cat >"$list" <<LIST
 perf_list	60	./perf_list.sh
-perf_record	240	./perf_record.sh 1
-perf_report	120	./perf_report.sh
-perf_script	120	./perf_script.sh
-perf_dump	300	./perf_dump.sh 0.2
+perf_record	300	./perf_record.sh 0.3
+perf_report	300	./perf_report.sh
+perf_script	400	./perf_script.sh
+perf_dump	400	./perf_dump.sh 0.05
 perf_filters	240	./perf_filters.sh ${PERF_MIN_LATENCY:-4} 0.5
 perf_snapshot	240	./perf_snapshot.sh
 perf_mem	240	./perf_mem.sh ${PERF_LDLAT:-2} 0.5
@@ -42,5 +42,5 @@ if [ -n "${PERF_ONLY:-}" ]; then
 fi
 # PERF_SUITE_LOG: the console log (default run.sh's build/vm/perf.log).
 "$top/tools/vm/run.sh" --suite perf --kernel "$kid" --qemu "$qemu" --mem 2048 \
-	--timeout "${PERF_SUITE_TIMEOUT:-1200}" --list "$list" ${PERF_SUITE_LOG:+--log "$PERF_SUITE_LOG"} \
+	--timeout "${PERF_SUITE_TIMEOUT:-1800}" --list "$list" ${PERF_SUITE_LOG:+--log "$PERF_SUITE_LOG"} \
 	--file "$rootfs/.:/" --file "$stage/.:/tests/"

@@ -67,7 +67,8 @@ eval "$stats"
 [ "$branch" -eq 0 ] || [ $((branchtext * 100)) -ge $((branch * 80)) ] ||
 	fail "only $branchtext of $branch branch samples target the workload's text"
 [ -s "$SPE_TMP/rec.aux" ] || perf_aux_extract "$SPE_TMP/rec.data" "$SPE_TMP/rec.aux" 2>/dev/null
-spe-decode --json --lenient "$SPE_TMP/rec.aux" 2>/dev/null |
+# grep first: busybox awk is slow under emulation.
+spe-decode --json --lenient "$SPE_TMP/rec.aux" 2>/dev/null | grep '"kind":"branch' | grep '"pc_el":0' |
 awk -v text_lo="$text_lo" -v text_hi="$text_hi" -v br="$branchy" -v br_end="$branchy_end" "$AWK_HEX"'
 BEGIN { tlo = hex(text_lo); thi = hex(text_hi); b0 = hex(br); b1 = hex(br_end) }
 /"kind":"branch/ {
