@@ -37,6 +37,13 @@ qemu:
 run:
 	tools/perf/run-demo.sh $(if $(PROG),--prog '$(PROG)') $(if $(ARGS),--args '$(ARGS)') $(if $(KEEP),--keep '$(KEEP)')
 
+# Reliability, long runs: the stress suite with --long (KERNEL= a series id,
+# default the default kernel) and a long decoder fuzz (FUZZ_SECONDS=).
+.PHONY: stress
+stress:
+	@rc=0; tools/stress/vm-suite.sh "$$(tools/qemu/build.sh | tail -n1)" $(KERNEL) --long || rc=1; \
+	$(MAKE) -s -C tools/decoder FUZZ_SECONDS=$(or $(FUZZ_SECONDS),600) check || rc=1; exit $$rc
+
 clean:
 	rm -rf build
 ifdef KDIR
@@ -48,4 +55,5 @@ help:
 	@echo "make modules-all  build for every supported kernel with W=1"
 	@echo "make check        install what is missing and run every test suite"
 	@echo "make qemu         build the SPE-enabled QEMU"
+	@echo "make stress       long reliability runs: fuzz, stress, fault injection (KERNEL=, FUZZ_SECONDS=)"
 	@echo "make run          perf record/report/script under the emulated SPE (PROG= ARGS= KEEP=perf.data)"
