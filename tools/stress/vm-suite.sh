@@ -74,7 +74,7 @@ boot() {
 if [ "$long" = 1 ]; then
 	fuzz_n=200000 w_n=1000 w_rounds=5 fault_rounds=3 tmo=1800
 else
-	fuzz_n=20000 w_n=60 w_rounds=1 fault_rounds=1 tmo=400
+	fuzz_n=20000 w_n=150 w_rounds=1 fault_rounds=1 tmo=400
 fi
 {
 	echo "load${T}30${T}insmod ./arm_spe_perf.ko"

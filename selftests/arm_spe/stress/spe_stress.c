@@ -311,12 +311,12 @@ static uint64_t rnd_valid_config(void)
 
 static uint64_t rnd_period(void)
 {
-	switch (rn(6)) {
+	switch (rn(10)) {
 	case 0: return rn(2);
-	case 1: return P.min_interval + rn(256);
-	case 2: return 0xffffff00ULL + rn(0x100);
-	case 3: return rnd() >> 1;	/* any, bit 63 clear */
-	default: return 1024 + rn(65536);
+	case 1: case 2: case 3: return P.min_interval + rn(256);
+	case 4: return 0xffffff00ULL + rn(0x100);
+	case 5: return rnd() >> 1;	/* any, bit 63 clear */
+	default: return 256 + rn(4096);
 	}
 }
 
@@ -789,10 +789,19 @@ static void fz_ioctl(void)
 
 static void fz_work(void)
 {
-	int i, cpu = (int)rn(ncpus);
+	struct fev *t = rnd_live(0);
+	int i, cpu = t && t->cpu >= 0 && rn(4) ? t->cpu : (int)rn(ncpus);
 
 	fz.workloads++;
 	fz.events++;
+	/* most workloads run with the events enabled */
+	for (i = 0; i < NEV; i++) {
+		if (evs[i].live && evs[i].fd >= 0 && rn(4)) {
+			fz.ioctls++;
+			if (ioctl(evs[i].fd, PERF_EVENT_IOC_ENABLE, 0))
+				fz_fail("IOC_ENABLE: %s", en(errno));
+		}
+	}
 	spe_pin_cpu(cpu);
 	if (rn(4) == 0) {
 		pid_t c = fork();
@@ -1016,9 +1025,10 @@ static void worker(int cpu, unsigned long iters, struct wstat *ws)
 			/* our CPU is offline: per-task on whatever runs us */
 			per_task = 1;
 		}
-		spe_attr_init(&a, &P, rn(2) ? 1 : 0, P.min_interval + rn(4096));
+		spe_attr_init(&a, &P, rn(2) ? 1 : 0, P.min_interval + rn(1024));
+		/* small AUX areas: buffer-full interrupts, wraps, no-room stops */
 		r = spe_session_open(&s, &a, per_task ? 0 : -1, per_task ? -1 : cpu,
-				     1 << rn(4), 2 << rn(5), rn(5) == 0);
+				     1 << rn(4), 2 << rn(3), rn(5) == 0);
 		if (r) {
 			if (errno == EBUSY)
 				ws->busy++;
@@ -1032,7 +1042,7 @@ static void worker(int cpu, unsigned long iters, struct wstat *ws)
 		ws->opened++;
 		if (spe_enable(&s) && !ws->bad++)
 			snprintf(ws->first, sizeof(ws->first), "enable: %s", en(errno));
-		workload(500 + rn(4000));
+		workload(500 + rn(8000));
 		if (spe_session_collect(&s) && !ws->bad++)
 			snprintf(ws->first, sizeof(ws->first), "AUX data overwritten before it was read");
 		if (rn(2))
