@@ -13,11 +13,13 @@ WORKLOAD=$here/spe_workload
 KO=${KO:-$here/arm_spe_perf.ko}
 export PATH="$here:$PATH"
 
+# The verdict is the last line (the harness quotes it); the run time
+# comes just before it.
 spe_t0=$(date +%s)
-trap 'echo "# $(basename "$0"): $(($(date +%s) - spe_t0))s"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
-skip() { echo "SKIP: $*"; exit 4; }
-pass() { echo "PASS${1:+: $*}"; exit 0; }
+took() { echo "# $(basename "$0"): $(($(date +%s) - spe_t0))s"; }
+fail() { took; echo "FAIL: $*"; exit 1; }
+skip() { took; echo "SKIP: $*"; exit 4; }
+pass() { took; echo "PASS${1:+: $*}"; exit 0; }
 note() { echo "# $*"; }
 
 # Set $pmu to the SPE PMU (arm_spe_N), loading the module when it is not
