@@ -98,9 +98,11 @@ if want vm; then
 	if [ -n "$qemu_spe" ]; then
 		run_suite selftests selftests/arm_spe/vm-suite.sh "$qemu_spe" "$kid"
 		run_suite perf tools/perf/vm-suite.sh "$qemu_spe" "$kid"
+		run_suite stress tools/stress/vm-suite.sh "$qemu_spe" "$kid"
 	else
 		suite_error selftests "no SPE-enabled QEMU to run them on"
 		suite_error perf "no SPE-enabled QEMU to run it on"
+		suite_error stress "no SPE-enabled QEMU to run it on"
 	fi
 fi
 
@@ -118,6 +120,7 @@ if want debug; then
 			--list build/vm/debug.list --file build/debug/arm_spe_perf.ko:/tests/ \
 			--file selftests/arm_spe/module_load.sh:/tests/
 		run_suite selftests-debug selftests/arm_spe/vm-suite.sh "$qemu_spe" debug default
+		run_suite stress-debug tools/stress/vm-suite.sh "$qemu_spe" debug
 	fi
 fi
 
