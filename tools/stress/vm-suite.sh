@@ -76,6 +76,11 @@ if [ "$long" = 1 ]; then
 else
 	fuzz_n=20000 w_n=150 w_rounds=1 fault_rounds=1 tmo=400
 fi
+# The debug kernel (KASAN, lockdep, kmemleak...) runs about 10x slower:
+# a quarter of the events, longer timeouts.
+if [ "$kid" = debug ]; then
+	fuzz_n=$((fuzz_n / 4)) w_n=$((w_n / 3)) tmo=$((tmo * 3))
+fi
 {
 	echo "load${T}30${T}insmod ./arm_spe_perf.ko"
 	echo "fuzz${T}$((tmo - 60))${T}./spe_stress fuzz -s $seed -n $fuzz_n"
@@ -90,6 +95,8 @@ fi
 } >"$out/main.list"
 boot main "" "$tmo" <"$out/main.list"
 
+ftmo=300
+[ "$kid" = debug ] && ftmo=600
 # Fault boots: N from the seed, from 1 (the first record) to a few
 # sessions' worth of records.
 r=0
@@ -103,7 +110,7 @@ while [ "$r" -lt "$fault_rounds" ]; do
 			echo "fault${T}240${T}./spe_stress fault $kind $n"
 			echo "unload${T}30${T}rmmod arm_spe_perf"
 		} >"$out/fault.list"
-		boot "fault-$kind-$n" "spe-fault=$kind:$n" 300 <"$out/fault.list"
+		boot "fault-$kind-$n" "spe-fault=$kind:$n" "$ftmo" <"$out/fault.list"
 		k=$((k + 1))
 	done
 	r=$((r + 1))

@@ -206,6 +206,7 @@ struct fev {
 	size_t aux_len;
 	int snapshot;
 	uint64_t read_idx;
+	uint64_t rec_end;	/* end of the last PERF_RECORD_AUX range */
 	uint64_t attr_period;
 };
 
@@ -688,6 +689,7 @@ static void fz_mmap(void)
 		e->aux_len = (size_t)n * pagesz;
 		e->snapshot = snap;
 		e->read_idx = 0;
+		e->rec_end = 0;
 	}
 }
 
@@ -721,11 +723,18 @@ static void fz_collect(struct fev *e)
 			fz.bytes += v[1];
 			if (v[2] & PERF_AUX_FLAG_TRUNCATED)
 				fz.truncated++;
-			if (e->aux && !e->snapshot && v[1] &&
-			    (v[0] < e->read_idx || v[0] + v[1] > e->read_idx + e->aux_len))
-				fz_fail("PERF_RECORD_AUX [%#llx,+%#llx) outside the unread window (read %#llx, size %#zx)",
-					(unsigned long long)v[0], (unsigned long long)v[1],
-					(unsigned long long)e->read_idx, e->aux_len);
+			/* Records may become visible after aux_head moved on
+			 * (nested ring writers publish data_head late), so
+			 * check order and bounds, not the read window. */
+			if (e->aux && !e->snapshot && v[1]) {
+				uint64_t ah = __atomic_load_n(&pg->aux_head, __ATOMIC_ACQUIRE);
+
+				if (v[0] < e->rec_end || v[0] + v[1] > ah)
+					fz_fail("PERF_RECORD_AUX [%#llx,+%#llx) out of order or past aux_head (previous end %#llx, aux_head %#llx)",
+						(unsigned long long)v[0], (unsigned long long)v[1],
+						(unsigned long long)e->rec_end, (unsigned long long)ah);
+				e->rec_end = v[0] + v[1];
+			}
 		}
 		tail += h.size;
 	}
