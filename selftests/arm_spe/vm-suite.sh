@@ -45,7 +45,8 @@ grep -qx 'CONFIG_PID_IN_CONTEXTIDR=y' "$kconfig" 2>/dev/null && pid_ctx=1
 # perf_event_attr.config3 from 6.3, config4 from 7.0 (uapi PERF_ATTR_SIZE_VER8/9)
 cfg3=0 cfg4=0
 uapi=
-for f in "$KDIR/include/uapi/linux/perf_event.h" "${KDIR%-arm64}-common/include/uapi/linux/perf_event.h"; do
+for f in "$KDIR/include/uapi/linux/perf_event.h" "${KDIR%-arm64}-common/include/uapi/linux/perf_event.h" \
+	"$KDIR/source/include/uapi/linux/perf_event.h"; do
 	[ -f "$f" ] && uapi=$f && break
 done
 [ -n "$uapi" ] || fail_build "no uapi perf_event.h for $KVER"
