@@ -99,19 +99,6 @@ static int capture(const struct spe_pmu_info *p, struct perf_event_attr *a,
 	return 0;
 }
 
-/*
- * Emulator bug: tools/qemu patch 0001, spe_pmsevfr_mask(), makes E[6]
- * (not taken) writable in PMSEVFR_EL1/PMSNEVFR_EL1 only from FEAT_SPEv1p4,
- * while the Arm ARM (and the driver's caps/event_filter, as mainline) has
- * it from FEAT_SPEv1p2: on v1p2/v1p3 the filter register reads 0 and
- * every record is dropped.
- */
-#define SKIP_IF_QEMU_E6_BUG(p, st)					\
-	do {								\
-		if (!(st)->records && ((p)->pmsver == 3 || (p)->pmsver == 4)) \
-			SKIP(return, "emulator bug: PMS(N)EVFR_EL1.E[6] not writable before v1p4 (tools/qemu patch 0001 spe_pmsevfr_mask)"); \
-	} while (0)
-
 static int expect_ctx(void)
 {
 	/* Root may see kernel data: the context is the PID when the kernel
@@ -401,7 +388,6 @@ TEST_F(cap, event_filter_not_taken)
 	self->a.config1 = 1ull << SPE_EV_NOT_TAKEN;
 	ASSERT_OPEN(capture(&self->p, &self->a, 0, -1, WL_BRANCH, &self->e, &self->st, &self->s), &self->s);
 	log_stats(_metadata, &self->st, &self->s);
-	SKIP_IF_QEMU_E6_BUG(&self->p, &self->st);
 	EXPECT_VALID(&self->st);
 	EXPECT_GT(self->st.records, 5) TH_LOG("b.eq falls through every other iteration");
 	EXPECT_EQ(self->st.records, self->st.ev_not_taken);
@@ -429,7 +415,6 @@ TEST_F(cap, inv_event_filter_not_taken)
 	SPE_SET_CONFIG3(&self->a, 1ull << SPE_EV_NOT_TAKEN);
 	ASSERT_OPEN(capture(&self->p, &self->a, 0, -1, WL_BRANCH, &self->e, &self->st, &self->s), &self->s);
 	log_stats(_metadata, &self->st, &self->s);
-	SKIP_IF_QEMU_E6_BUG(&self->p, &self->st);
 	EXPECT_VALID(&self->st);
 	EXPECT_GT(self->st.records, 10);
 	EXPECT_EQ(0, self->st.ev_not_taken);

@@ -83,6 +83,11 @@ echo "# qemu: $qemu"
 run SPE 34 max
 run NOSPE 2 max,spe=off
 run KNOB 1 max,spe-fault=ea:2
+for v in 1 2 3 4 5; do
+	run EVFR 1 "max,spe-version=$v"
+done
+run ALIGN 2 max,spe-maxsize=512,spe-align=512
+run ALIGN 2 max,spe-maxsize=2048,spe-align=2048
 echo "1..$n"
 echo "conformance: $pass passed, $fail failed, $skipped skipped"
 [ "$fail" -eq 0 ]

@@ -12,7 +12,9 @@
  * the PL011; run.sh turns these into TAP.
  *
  * Build modes: -DMODE_SPE (full suite), -DMODE_NOSPE (spe=off: the
- * extension must be absent), -DMODE_KNOB (spe-fault=ea:2 knob).
+ * extension must be absent), -DMODE_KNOB (spe-fault=ea:2 knob),
+ * -DMODE_EVFR (PMSEVFR_EL1 bits, per spe-version), -DMODE_ALIGN
+ * (records padded to a large spe-align).
  */
 #include <stdint.h>
 #include <stddef.h>
@@ -388,6 +390,146 @@ static void t_knob(void)
     spe_reset_regs();
 }
 
+#elif defined(MODE_EVFR)
+
+/*
+ * Writable bits of PMSEVFR_EL1 and PMSNEVFR_EL1 by FEAT_SPE version
+ * (run with spe-version=1..5): v1 <63:48,31:24,15:12,7,5,3,1> (SPE
+ * supplement 4.3.8); v1p1 adds E[11] and, with SVE, E[17], E[18];
+ * v1p2 adds E[6] (not taken); v1p4 adds E[2], E[4], E[10:8], E[23:19]
+ * and makes E[31:24] read as zero (Arm ARM D18.2.6). E[0], E[16] and
+ * [47:32] are always RES0.
+ */
+static void t_evfr(void)
+{
+    static const uint64_t want[6] = {
+        0, 0xffff0000ff00f0aaULL, 0xffff0000ff06f8aaULL,
+        0xffff0000ff06f8eaULL, 0xffff0000ff06f8eaULL, 0xffff000000fefffeULL,
+    };
+    static const char *const name[6] = {
+        "", "pmsevfr_mask_v1", "pmsevfr_mask_v1p1", "pmsevfr_mask_v1p2",
+        "pmsevfr_mask_v1p3", "pmsevfr_mask_v1p4",
+    };
+    uint64_t ver = (RD(ID_AA64DFR0) >> 32) & 0xf;
+    const char *n;
+
+    if (ver < 1 || ver > 5) {
+        result("pmsevfr_mask", 0, "PMSVer", ver, 5);
+        return;
+    }
+    n = name[ver];
+    WR(PMSEVFR_EL1, ~0ULL);
+    CHECK_EQ(n, "PMSEVFR", RD(PMSEVFR_EL1), want[ver]);
+    WR(PMSEVFR_EL1, 0);
+    if (RD(PMSIDR_EL1) & (1 << 6)) {
+        /* FnE (FEAT_SPEv1p2): PMSNEVFR_EL1 has the same bits */
+        WR(PMSNEVFR_EL1, ~0ULL);
+        CHECK_EQ(n, "PMSNEVFR", RD(PMSNEVFR_EL1), want[ver]);
+        WR(PMSNEVFR_EL1, 0);
+    } else {
+        CHECK_EQ(n, "PMSVer without FnE", ver < 3, 1);
+    }
+    result(n, 1, "", 0, 0);
+}
+
+#elif defined(MODE_ALIGN)
+
+/*
+ * Large PMBIDR_EL1.Align (run with spe-maxsize=A,spe-align=A for A up
+ * to 2 KB): every record is padded to A bytes with Padding packets
+ * (D18.1.3), PMBPTR_EL1 moves by A, and the buffer is full when less
+ * than MaxSize bytes are left below the limit (3.5.2).
+ */
+/* "<pre><decimal v><post>" into buf */
+static void name_num(char *buf, const char *pre, uint64_t v,
+                     const char *post)
+{
+    char d[24];
+    int k = 0;
+
+    while (*pre) {
+        *buf++ = *pre++;
+    }
+    do {
+        d[k++] = '0' + v % 10;
+        v /= 10;
+    } while (v);
+    while (k) {
+        *buf++ = d[--k];
+    }
+    while (*post) {
+        *buf++ = *post++;
+    }
+    *buf = 0;
+}
+
+static void t_align(void)
+{
+    static char n1[48], n2[48];
+    const char *n = n1;
+    uint64_t align = 1ULL << (RD(PMBIDR_EL1) & 0xf);
+    uint64_t maxsize = 1ULL << ((RD(PMSIDR_EL1) >> 12) & 0xf);
+    uint64_t i, got, sr;
+
+    name_num(n1, "align_", align, "_records_padded");
+    name_num(n2, "align_", align, "_buffer_full");
+    CHECK(n, align > 64 && align == maxsize, "Align == MaxSize > 64",
+          align, maxsize);
+    WR(PMBLIMITR_EL1, 0);
+    WR(PMBSR_EL1, 0);
+    WR(PMSFCR_EL1, 0);
+    WR(PMSICR_EL1, 0);
+    clear_buf(BUF_BASE, BUF_LIMIT - BUF_BASE);
+    WR(PMBPTR_EL1, BUF_BASE);
+    WR(PMSIRR_EL1, 0x100);              /* one sample per 257 ops */
+    WR(PMSCR_EL1, 2);                   /* E1SPE */
+    ISB();
+    spe_loop(1000, BUF_LIMIT | 1);      /* 2001 ops: 7 samples */
+    got = RD(PMBPTR_EL1) - BUF_BASE;
+    CHECK_EQ(n, "PMBPTR - base", got, 7 * align);
+    CHECK_EQ(n, "PMBSR", RD(PMBSR_EL1), 0);
+    for (i = 0; i < 7; i++) {
+        const uint8_t *r = (const uint8_t *)(BUF_BASE + i * align);
+        uint64_t off = 0, j;
+
+        /* Address packet, PC (index 0) first; End packet (TS = 0) last */
+        CHECK_EQ(n, "first header", r[0], 0xb0);
+        while (off < 64 && r[off] != 0x01) {
+            uint8_t h = r[off++];
+
+            if (h >= 0x20 && h < 0x40) {
+                h = r[off++];
+            }
+            off += payload_size(h);
+        }
+        CHECK(n, off < 64, "End packet within 64 bytes", off, 64);
+        for (j = off + 1; j < align; j++) {
+            CHECK_EQ(n, "Padding byte", r[j], 0x00);
+        }
+    }
+    CHECK_EQ(n, "byte after the records", *(volatile uint8_t *)
+             (BUF_BASE + 7 * align), 0xee);
+    result(n, 1, "", 0, 0);
+
+    /* Buffer full: records fit until less than MaxSize is left */
+    n = n2;
+    WR(PMBSR_EL1, 0);
+    WR(PMSICR_EL1, 0);
+    WR(PMBPTR_EL1, BUF_LIMIT - 4096);
+    ISB();
+    spe_loop(5000, BUF_LIMIT | 1);      /* 10001 ops: 38 samples */
+    sr = RD(PMBSR_EL1);
+    CHECK_EQ(n, "PMBPTR", RD(PMBPTR_EL1), BUF_LIMIT);
+    CHECK_EQ(n, "PMBSR.S", (sr >> 17) & 1, 1);
+    CHECK_EQ(n, "PMBSR.EC", (sr >> 26) & 0x3f, 0);
+    CHECK_EQ(n, "PMBSR.BSC", sr & 0x3f, 1);
+    CHECK_EQ(n, "PMBSR.DL", (sr >> 19) & 1, 0);
+    result(n, 1, "", 0, 0);
+    WR(PMSCR_EL1, 0);
+    WR(PMBSR_EL1, 0);
+    ISB();
+}
+
 #else
 
 static void t_id(void)
@@ -437,11 +579,11 @@ static void t_res0(void)
     /* PMSFCR_EL1: FE FT FL FnE, B LD ST (4.3.9; FnE: FEAT_SPEv1p2) */
     WR(PMSFCR_EL1, ones);
     CHECK_EQ(n, "PMSFCR", RD(PMSFCR_EL1), 0x7000f);
-    /* PMSEVFR_EL1: FEAT_SPEv1p4, bit 0 and [47:32] RES0 */
+    /* PMSEVFR_EL1: FEAT_SPEv1p4 (see t_evfr() for each version) */
     WR(PMSEVFR_EL1, ones);
-    CHECK_EQ(n, "PMSEVFR", RD(PMSEVFR_EL1), 0xffff0000fffffffeULL);
+    CHECK_EQ(n, "PMSEVFR", RD(PMSEVFR_EL1), 0xffff000000fefffeULL);
     WR(PMSNEVFR_EL1, ones);
-    CHECK_EQ(n, "PMSNEVFR", RD(PMSNEVFR_EL1), 0xffff0000fffffffeULL);
+    CHECK_EQ(n, "PMSNEVFR", RD(PMSNEVFR_EL1), 0xffff000000fefffeULL);
     /* PMSLATFR_EL1.MINLAT: 12 bits with 12-bit counters */
     WR(PMSLATFR_EL1, ones);
     CHECK_EQ(n, "PMSLATFR", RD(PMSLATFR_EL1), 0xfff);
@@ -816,6 +958,10 @@ int main(void)
     t_absent();
 #elif defined(MODE_KNOB)
     t_knob();
+#elif defined(MODE_EVFR)
+    t_evfr();
+#elif defined(MODE_ALIGN)
+    t_align();
 #else
     gic_init();
     t_id();
