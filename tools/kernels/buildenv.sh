@@ -16,7 +16,7 @@ SPE_LOG_TAG=buildenv
 top=$(cd "$here/../.." && pwd)
 root=$ARM_SPE_CACHE/buildroot
 # Packages the chroot must have; changing this list rebuilds it.
-pkgs="make bc kmod perl python3 gcc-14-aarch64-linux-gnu gcc-16-aarch64-linux-gnu pahole libc6-dev"
+pkgs="make bc kmod perl python3 sparse gcc-14-aarch64-linux-gnu gcc-16-aarch64-linux-gnu pahole libc6-dev"
 stamp="$root/.arm-spe-ready"
 
 setup() {
