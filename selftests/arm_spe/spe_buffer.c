@@ -52,6 +52,18 @@ static uint64_t bytes_per_iter(const struct spe_pmu_info *p)
 	return (SPE_WL_LDST_INSNS * (uint64_t)p->max_record_size) / (p->min_interval + 1) + 1;
 }
 
+/*
+ * Bytes one record can take in the buffer: at most MaxSize, and each
+ * starts at an Align boundary (RHLXGD), so a slot is MaxSize rounded up
+ * to Align (Align may exceed MaxSize, or be 1).
+ */
+static uint64_t rec_slot(const struct spe_pmu_info *p)
+{
+	uint64_t a = p->align > 0 ? p->align : 1, m = p->max_record_size > 0 ? p->max_record_size : 64;
+
+	return (m + a - 1) / a * a;
+}
+
 static void validate(struct spe_session *s, struct spe_expect *e, struct spe_stats *st)
 {
 	e->first_idx_align = s->first_idx;
@@ -104,16 +116,27 @@ TEST_F(buf, wraparound)
 	long long bytes0 = spe_counter(&self->p, "bytes");
 	long long recs0 = spe_counter(&self->p, "aux_records");
 
+	/*
+	 * At least 256 record slots (4 pages of 64-byte records): the
+	 * reader's own code is sampled too, and with fewer, larger records
+	 * a page window holds too few of them for it to keep up.
+	 */
+	while ((uint64_t)pages * 4096 / rec_slot(&self->p) < 256)
+		pages *= 2;
+
 	trace_start();
 	ASSERT_OPEN(spe_session_open(&self->s, &self->a, 0, -1, 4, pages, 0), &self->s);
 	ASSERT_EQ(0, spe_enable(&self->s));
-	for (i = 0; i < 256; i++) {
+	/* At least 256 slices; more (up to 1024) while the buffer has not
+	 * wrapped four times: records smaller than their slot fill it slower. */
+	for (i = 0; i < 256 || (i < 1024 && self->s.read_idx <= 4ull * pages * 4096); i++) {
 		/*
-		 * About a sixteenth of the buffer per slice: the reader stays
+		 * About a sixteenth of the buffer per slice, counted in
+		 * record slots of the probed MaxSize/Align: the reader stays
 		 * far enough behind the writer that a window never has to end
 		 * in the page below unread data, which it may not use.
 		 */
-		spe_wl_ldst(wl_buf, WL_WORDS - 1, 4096 * pages / 16 / 64 * (self->p.min_interval + 1) / SPE_WL_LDST_INSNS);
+		spe_wl_ldst(wl_buf, WL_WORDS - 1, 4096 * pages / 16 / rec_slot(&self->p) * (self->p.min_interval + 1) / SPE_WL_LDST_INSNS);
 		ASSERT_EQ(0, spe_session_collect(&self->s)) TH_LOG("unread data overwritten");
 	}
 	spe_disable(&self->s);
@@ -243,7 +266,15 @@ TEST_F(buf, truncation_fills_free_space)
 	ASSERT_GE(head, 4096);
 	tail = head & ~4095ull;		/* "read" up to a page boundary */
 	__atomic_store_n(&self->s.pg->aux_tail, tail, __ATOMIC_RELEASE);
-	spe_wl_ldst(wl_buf, WL_WORDS - 1, 4 * size / bytes_per_iter(&self->p) + 1000);
+	/*
+	 * Enough to fill the buffer four times even with the smallest
+	 * records: each takes at least an Align slot, and at least 16 bytes
+	 * (it has a PC and a Timestamp packet). bytes_per_iter() is an upper
+	 * bound, too small a workload when records are far below MaxSize.
+	 */
+	spe_wl_ldst(wl_buf, WL_WORDS - 1,
+		    4 * size * (self->p.min_interval + 1) /
+		    (SPE_WL_LDST_INSNS * (uint64_t)(self->e.align > 16 ? self->e.align : 16)) + 1000);
 	spe_disable(&self->s);
 	spe_session_collect(&self->s);	/* ring records only (flags) */
 	head = __atomic_load_n(&self->s.pg->aux_head, __ATOMIC_ACQUIRE);
@@ -271,11 +302,24 @@ TEST_F(buf, truncation_fills_free_space)
 	 * space, and PMBLIMITR_EL1.LIMIT has page granularity: the driver
 	 * may not write the last byte below the unread data, so the page
 	 * below a page-aligned aux_tail can never be used. What may be
-	 * padded is that page (less its last byte) plus less than one
-	 * maximum-size record below it (RHXSYK); anything more is free
-	 * space thrown away.
+	 * padded is that page (less its last byte) plus what lies between
+	 * the limit L (that page's base) and the write pointer P where
+	 * profiling may no longer be enabled: RHXSYK needs P <= L - MaxSize
+	 * and RHLXGD an Align-aligned P, so the padded P is the first
+	 * multiple of Align above L - MaxSize. L is page-aligned and MaxSize
+	 * and Align are powers of two up to 2 KB: with Align <= MaxSize
+	 * that is L - MaxSize + Align, with Align > MaxSize it is L itself.
+	 * Padding is then at most 4095 + MaxSize - Align bytes, or 4095;
+	 * anything more is free space thrown away.
 	 */
-	EXPECT_LT(i, 4095ull + self->p.max_record_size) TH_LOG("free space padded instead of used");
+	{
+		uint64_t a = self->e.align, m = self->e.max_record_size;
+		uint64_t max_pad = 4095 + (m > a ? m - a : 0);
+
+		EXPECT_LE(i, max_pad) TH_LOG("free space padded instead of used: %llu > %llu (MaxSize %llu, Align %llu)",
+					      (unsigned long long)i, (unsigned long long)max_pad,
+					      (unsigned long long)m, (unsigned long long)a);
+	}
 }
 
 /* Snapshot: AUX mapped read-only, the data is overwritten in place. */
@@ -617,20 +661,28 @@ static void slice_hook(const struct spe_record *r, void *arg, struct spe_stats *
 TEST_F(buf, hotplug_per_task)
 {
 	uint64_t seen[3] = { 0 };
+	/*
+	 * The buffer is read only at the end: the three slices' records
+	 * (~35 KB each in 64-byte slots at the default interval) must fit
+	 * it, so it holds 4096 record slots of the probed MaxSize/Align
+	 * (64 pages at 64 bytes; 512 at 512).
+	 */
+	int pages = 64 * (rec_slot(&self->p) > 64 ? rec_slot(&self->p) / 64 : 1);
+	uint64_t iters = 20000;
 
 	if (sysconf(_SC_NPROCESSORS_CONF) < 2 || access("/sys/devices/system/cpu/cpu1/online", W_OK))
 		SKIP(return, "CPU1 cannot be taken offline");
-	ASSERT_OPEN(spe_session_open(&self->s, &self->a, 0, -1, 4, 64, 0), &self->s);
+	ASSERT_OPEN(spe_session_open(&self->s, &self->a, 0, -1, 4, pages, 0), &self->s);
 	ASSERT_EQ(0, spe_pin_cpu(1));
 	ASSERT_EQ(0, spe_enable(&self->s));
-	spe_wl_ldst(va_slice(0), WL_WORDS / 4 - 1, 20000);
+	spe_wl_ldst(va_slice(0), WL_WORDS / 4 - 1, iters);
 	/* offline our own CPU: the task moves, the event follows it */
 	ASSERT_EQ(0, spe_pin_cpu(0));
 	ASSERT_EQ(0, spe_set_cpu_online(1, 0));
-	spe_wl_ldst(va_slice(1), WL_WORDS / 4 - 1, 20000);
+	spe_wl_ldst(va_slice(1), WL_WORDS / 4 - 1, iters);
 	ASSERT_EQ(0, spe_set_cpu_online(1, 1));
 	ASSERT_EQ(0, spe_pin_cpu(1));
-	spe_wl_ldst(va_slice(2), WL_WORDS / 4 - 1, 20000);
+	spe_wl_ldst(va_slice(2), WL_WORDS / 4 - 1, iters);
 	spe_disable(&self->s);
 	ASSERT_EQ(0, spe_session_collect(&self->s));
 	self->e.first_idx_align = self->s.first_idx;

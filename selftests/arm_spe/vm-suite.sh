@@ -102,7 +102,8 @@ boot() {
 			module_load) echo "module_load${T}120${T}./module_load.sh ./arm_spe_perf.ko" ;;
 			load) echo "load${T}30${T}insmod ./arm_spe_perf.ko" ;;
 			unload) echo "unload${T}30${T}rmmod arm_spe_perf" ;;
-			# The injected fault fires once per CPU, on its Nth record:
+			# The injected fault fires once per machine, on the Nth
+			# record written by any CPU (N counts them all together):
 			# nothing else may write records first.
 			fault) echo "fault${T}120${T}. ./env && ./spe_buffer -t injected_fault_reported" ;;
 			*) echo "$t${T}240${T}. ./env && ./spe_$t" ;;
@@ -132,6 +133,10 @@ boot() {
 # whose behaviour depends on the parameters they change.
 boot default "" validator module_load load discovery capture errors buffer unload
 boot align1 "spe-align=1,spe-maxsize=128,spe-countsize=16,spe-interval=1024,spe-ernd=on" load discovery capture buffer
+# Large records: 512-byte MaxSize, each padded to a 512-byte Align.
+boot big "spe-maxsize=512,spe-align=512" load discovery capture buffer
+# 512-byte MaxSize, 64-byte Align: padding below the limit (RHXSYK/RHLXGD).
+boot big64 "spe-maxsize=512" load discovery buffer
 boot v1p2 "spe-version=3" load discovery capture
 boot v1 "spe-version=1,spe-fne=off" load discovery capture errors
 boot nofilt "spe-version=3,spe-fe=off,spe-ft=off,spe-fl=off,spe-fne=off" load discovery errors capture
