@@ -261,6 +261,21 @@ u64 spe_aux_end(struct spe_pmu *spe, struct perf_output_handle *h,
 	return size;
 }
 
+/*
+ * Sampling period: PMSIRR_EL1.INTERVAL holds bits [31:8], so the period
+ * is rounded down to a multiple of 256 and clamped to
+ * [PMSIDR_EL1.Interval minimum, 2^32 - 256]. A smaller period (including
+ * 0) silently becomes the minimum, as with the in-tree driver.
+ */
+static u64 spe_clamp_period(const struct spe_pmu *spe, u64 period)
+{
+	if (period < spe->min_period)
+		return spe->min_period;
+	if (period > SPE_PERIOD_MAX)
+		return SPE_PERIOD_MAX;
+	return period & SPE_PERIOD_MAX;
+}
+
 /* Program filters, interval and controls, then enable sampling. */
 void spe_program_event(struct spe_pmu *spe, struct perf_event *event)
 {
@@ -278,7 +293,11 @@ void spe_program_event(struct spe_pmu *spe, struct perf_event *event)
 	if (spe->features & SPE_FEAT_FDS)
 		spe_write(spe_attr_config4(attr), PMSDSFR);
 
-	irr = hwc->sample_period & SPE_PMSIRR_INTERVAL_MASK;
+	/*
+	 * Clamped again here: PERF_EVENT_IOC_PERIOD changes sample_period
+	 * after event_init, then restarts the event through this path.
+	 */
+	irr = spe_clamp_period(spe, hwc->sample_period) & SPE_PMSIRR_INTERVAL_MASK;
 	if (attr->config & SPE_CFG_JITTER)
 		irr |= SPE_PMSIRR_RND_MASK;
 	spe_write(irr, PMSIRR);
@@ -459,25 +478,6 @@ static u64 spe_evfr_res0(struct spe_pmu *spe)
 	return SPE_PMSEVFR_RES0_V1;
 }
 
-/*
- * Sampling period: PMSIRR_EL1.INTERVAL holds bits [31:8], so the period
- * is rounded down to a multiple of 256 and clamped to
- * [PMSIDR_EL1.Interval minimum, 2^32 - 256]. A smaller period (including
- * 0) silently becomes the minimum, as with the in-tree driver.
- */
-static void spe_sanitise_period(struct spe_pmu *spe, struct perf_event *event)
-{
-	u64 period = event->hw.sample_period;
-
-	if (period < spe->min_period)
-		period = spe->min_period;
-	else if (period > SPE_PERIOD_MAX)
-		period = SPE_PERIOD_MAX;
-	else
-		period &= SPE_PERIOD_MAX;
-	event->hw.sample_period = period;
-}
-
 static int spe_event_init(struct perf_event *event)
 {
 	struct perf_event_attr *attr = &event->attr;
@@ -540,7 +540,7 @@ static int spe_event_init(struct perf_event *event)
 			return ret;
 	}
 
-	spe_sanitise_period(spe, event);
+	event->hw.sample_period = spe_clamp_period(spe, event->hw.sample_period);
 	event->hw.config = pmscr;
 	event->hw.config_base = spe_event_pmsfcr(event);
 	local64_set(&event->hw.period_left, 0);
