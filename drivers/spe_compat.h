@@ -138,4 +138,18 @@ static inline int spe_request_ppi(unsigned int irq, irq_handler_t handler,
 #endif
 }
 
+/*
+ * Ask perf to disable an event the driver stopped for good, at its next
+ * schedule-out. perf_aux_output_end() does this for a TRUNCATED
+ * transaction by storing smp_processor_id() in pending_disable, which is
+ * 0, i.e. "nothing pending", on CPU 0 of kernels where the field is a
+ * flag: the event would then be restarted by the next schedule-in. The
+ * exported disable helpers cannot be called from interrupt context, so set
+ * the flag the way perf core does; event_sched_out() acts on it.
+ */
+static inline void spe_event_disable_pending(struct perf_event *event)
+{
+	WRITE_ONCE(event->pending_disable, 1);
+}
+
 #endif /* ARM_SPE_PERF_SPE_COMPAT_H */

@@ -16,6 +16,7 @@
 #include <linux/smp.h>
 
 #include "spe.h"
+#include "spe_compat.h"
 #include "spe_hw.h"
 
 #define CREATE_TRACE_POINTS
@@ -165,8 +166,10 @@ irqreturn_t spe_pmu_irq_handler(int irq, void *dev)
 		spe_disable_and_drain_local();
 		if (had_aux)
 			spe_aux_end(spe, h, aux_flags, pmbsr);
-		if (event)
+		if (event) {
 			event->hw.state |= PERF_HES_STOPPED;
+			spe_event_disable_pending(event);
+		}
 		c->event = NULL;
 	} else {
 		u64 size = had_aux ? spe_aux_end(spe, h, aux_flags, pmbsr) : 1;
