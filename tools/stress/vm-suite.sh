@@ -37,7 +37,12 @@ seed=${SPE_STRESS_SEED:-$(date +%s)}
 echo "# stress: kernel $kid, seed $seed (replay: SPE_STRESS_SEED=$seed), long=$long"
 
 out=$top/build/stress/$kid
+[ "$long" = 1 ] && out=$out-long
 mkdir -p "$out"
+# One run per output directory at a time: a second run would delete the
+# logs the first one's guest is still writing.
+exec 9>"$out.lock"
+flock 9
 fail_build() {
 	echo "not ok - stress: $1"
 	echo "stress: 0 passed, 1 failed, 0 skipped"

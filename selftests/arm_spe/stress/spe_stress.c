@@ -867,7 +867,7 @@ static void fz_close(void)
 static int cmd_fuzz(int argc, char **argv)
 {
 	const char *seed_arg = NULL;
-	unsigned long n = 20000;
+	unsigned long n = 20000, last_k = 0;
 	uint64_t seed;
 	int o, i;
 	struct timespec t0, t1;
@@ -903,6 +903,12 @@ static int cmd_fuzz(int argc, char **argv)
 		evs[i].fd = -1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	while (fz.events < n) {
+		/* progress on the console: the last line before a hang tells
+		 * where to replay from */
+		if (fz.events / 1000 != last_k) {
+			last_k = fz.events / 1000;
+			printf("# fuzz progress: %lu events\n", fz.events);
+		}
 		switch (rn(10)) {
 		case 0: case 1: case 2: fz_open(); break;
 		case 3: case 4: fz_mmap(); break;
