@@ -1576,6 +1576,11 @@ static int cmd_fault(int argc, char **argv)
 					force_ctx_switch(cpu);
 				}
 			}
+			if (after_trunc >= 0) {
+				/* always some work after the switch */
+				workload(3000);
+				spe_session_collect(&s);
+			}
 			spe_disable(&s);
 			spe_session_collect(&s);
 			ctr_snap(c1);
