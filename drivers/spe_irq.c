@@ -190,6 +190,9 @@ irqreturn_t spe_pmu_irq_handler(int irq, void *dev)
 			if (perf_get_aux(h)) {
 				perf_aux_output_flag(h, PERF_AUX_FLAG_TRUNCATED);
 				spe_stat_add(spe, SPE_STAT_TRUNCATED, 1);
+				spe_stat_add(spe, SPE_STAT_OUTPUTS, 1);
+				trace_spe_aux_output(smp_processor_id(), 0,
+						     PERF_AUX_FLAG_TRUNCATED);
 				perf_aux_output_end(h, 0);
 			}
 			ret = -EIO;
