@@ -1534,20 +1534,27 @@ static int cmd_fault(int argc, char **argv)
 {
 	const char *kind = argc > 1 ? argv[1] : "none";
 	long n = argc > 2 ? strtol(argv[2], NULL, 0) : 0;
-	int cpu, sess, found;
+	int cpu, sess, found, seen_any = 0;
 	long long c0[NCTR], c1[NCTR], d[NCTR];
 	unsigned long sessions = 0, records_before = 0;
 
 	need_pmu();
 	if (!strcmp(kind, "none"))
 		skip_all("no fault injected in this boot");
-	printf("# fault: %s:%ld injected on each of %d CPUs\n", kind, n, ncpus);
+	/*
+	 * The emulator's knob fires once per machine (N counts record writes
+	 * of all CPUs): look for it on the first CPU, which does all the
+	 * recording until it shows; every CPU then checks the next session.
+	 */
+	printf("# fault: %s:%ld injected once, %d CPUs\n", kind, n, ncpus);
 	spe_write_file(TRACE "/events/arm_spe_perf/enable", "1");
 	for (cpu = 0; cpu < ncpus; cpu++) {
+		int look = !seen_any;
+
 		found = 0;
 		records_before = 0;
 		spe_pin_cpu(cpu);
-		for (sess = 0; sess < 200 && !found; sess++) {
+		for (sess = 0; sess < 200 && !found && look; sess++) {
 			struct perf_event_attr a;
 			struct spe_session s;
 			struct spe_expect ex;
@@ -1651,7 +1658,11 @@ static int cmd_fault(int argc, char **argv)
 			    cpu, kind, good, (unsigned long long)st.records, viol ? ": " : "", st.first);
 			spe_session_close(&s);
 		}
-		tap(found, "cpu%d: the injected fault (%s:%ld) showed within %d sessions", cpu, kind, n, sess);
+		if (look) {
+			tap(found, "cpu%d: the injected fault (%s:%ld) showed within %d sessions",
+			    cpu, kind, n, sess);
+			seen_any = found;
+		}
 		/* the next session works */
 		{
 			struct perf_event_attr a;
