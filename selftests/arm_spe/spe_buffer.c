@@ -701,6 +701,8 @@ TEST_F(buf, hotplug_per_cpu)
 	if (sysconf(_SC_NPROCESSORS_CONF) < 2 || access("/sys/devices/system/cpu/cpu1/online", W_OK))
 		SKIP(return, "CPU1 cannot be taken offline");
 	/* A per-CPU event on CPU1 while CPU1 goes away and comes back. */
+	self->e.other_tasks = 1;
+	self->e.ctx_pid = getpid();
 	ASSERT_OPEN(spe_session_open(&self->s, &self->a, -1, 1, 4, 64, 0), &self->s);
 	ASSERT_EQ(0, spe_pin_cpu(1));
 	ASSERT_EQ(0, spe_enable(&self->s));

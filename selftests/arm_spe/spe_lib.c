@@ -453,6 +453,9 @@ static void check_record(const struct spe_record *r, const struct spe_expect *e,
 
 	if (el != 0 || !in(pc, __executable_start, etext))
 		return;
+	if (e->other_tasks && (r->present & SPE_REC_CTX(0)) &&
+	    r->context[0] != (uint32_t)e->ctx_pid)
+		return;
 	st->in_own_text++;
 	if (e->ctx == 1) {
 		if (!(r->present & SPE_REC_CTX(0)))

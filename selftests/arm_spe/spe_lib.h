@@ -129,6 +129,13 @@ struct spe_expect {
 	uint64_t first_idx_align;	/* aux index of data[0] (alignment) */
 	long align, max_record_size;
 	long count_size;		/* 12: counter payload bits [15:12] are 0 */
+	/*
+	 * 1: a per-CPU capture that may hold other tasks' records. Static
+	 * binaries share load addresses, so a PC in our text proves nothing:
+	 * records whose Context packet is not ctx_pid are not checked as
+	 * ours (without Context packets every record still is).
+	 */
+	int other_tasks;
 };
 
 struct spe_stats {
