@@ -32,6 +32,8 @@ run_suite() {
 		echo "not ok - $name printed no result line (see $log)"
 	fi
 	case $line in *skipped) ;; *) line="$line, 0 skipped" ;; esac
+	# Name the line after the stage's suite (one runner may serve two).
+	line="$name: ${line#*: }"
 	summary+=("$line ($(($(date +%s) - start))s)")
 }
 
