@@ -26,12 +26,9 @@ ver=$(spe_apt_newest linux-source-6.12)
 [ -n "$ver" ] || spe_die "the mirror has no linux-source-6.12"
 dir=$ARM_SPE_CACHE/kselftest/$ver
 if [ ! -f "$dir/kselftest_harness.h" ]; then
-	deb=$(spe_apt_download linux-source-6.12 "$ver" "$ARM_SPE_CACHE/linux-src")
-	spe_log "extracting kselftest_harness.h from $(basename "$deb")"
-	tarball=$(dpkg-deb -c "$deb" | awk '{print $NF}' | grep -E '/linux-source-6\.12\.tar\.xz$' | head -n1)
-	[ -n "$tarball" ] || spe_die "no source tarball in $deb"
+	spe_log "extracting kselftest_harness.h from linux-source-6.12 $ver"
 	rm -rf "$dir.tmp" && mkdir -p "$dir.tmp"
-	dpkg-deb --fsys-tarfile "$deb" | tar -xO "$tarball" |
+	spe_linux_source_stream "$ver" |
 		tar -xJ -C "$dir.tmp" --strip-components=4 \
 			linux-source-6.12/tools/testing/selftests/kselftest_harness.h \
 			linux-source-6.12/tools/testing/selftests/kselftest.h

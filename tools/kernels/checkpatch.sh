@@ -27,12 +27,9 @@ if [ -z "$dir" ]; then
 	[ -n "$ver" ] || spe_die "the mirror has no linux-source-6.12"
 	dir=$ARM_SPE_CACHE/checkpatch/$ver
 	if [ ! -x "$dir/scripts/checkpatch.pl" ]; then
-		deb=$(spe_apt_download linux-source-6.12 "$ver" "$ARM_SPE_CACHE/linux-src")
-		spe_log "extracting checkpatch.pl from $(basename "$deb")"
+		spe_log "extracting checkpatch.pl from linux-source-6.12 $ver"
 		rm -rf "$dir.tmp" && mkdir -p "$dir.tmp/scripts"
-		tarball=$(dpkg-deb -c "$deb" | awk '{print $NF}' | grep -E '/linux-source-6\.12\.tar\.(xz|bz2|gz)$' | head -n1)
-		[ -n "$tarball" ] || spe_die "no source tarball in $deb"
-		dpkg-deb --fsys-tarfile "$deb" | tar -xO "$tarball" |
+		spe_linux_source_stream "$ver" |
 			tar -xJ -C "$dir.tmp/scripts" --strip-components=2 \
 				linux-source-6.12/scripts/checkpatch.pl \
 				linux-source-6.12/scripts/spelling.txt \

@@ -160,3 +160,14 @@ spe_apt_download() {
 	[ -n "$f" ] || spe_die "downloaded $pkg=$ver but cannot find the .deb"
 	echo "$f"
 }
+
+# Write the kernel source tarball (xz) of Debian's linux-source-6.12 at
+# version $1 to stdout; the .deb is downloaded once into
+# $ARM_SPE_CACHE/linux-src. Callers extract what they need from it.
+spe_linux_source_stream() {
+	local ver=$1 deb tarball
+	deb=$(spe_apt_download linux-source-6.12 "$ver" "$ARM_SPE_CACHE/linux-src")
+	tarball=$(dpkg-deb -c "$deb" | awk '{print $NF}' | grep -E '/linux-source-6\.12\.tar\.xz$' | head -n1)
+	[ -n "$tarball" ] || spe_die "no source tarball in $deb"
+	dpkg-deb --fsys-tarfile "$deb" | tar -xO "$tarball"
+}
