@@ -9,7 +9,10 @@
  */
 #define _GNU_SOURCE
 #include <stdio.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
+#include <linux/capability.h>
 #include "spe_test.h"
 
 uint64_t wl_buf[WL_WORDS];
@@ -546,13 +549,36 @@ static int read_paranoid(void)
 	return v;
 }
 
+#ifndef CAP_PERFMON
+#define CAP_PERFMON	38
+#endif
+
+/* Become uid/gid 65534, keeping only CAP_PERFMON when @perfmon. */
+static int drop_privileges(int perfmon)
+{
+	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[2];
+
+	if (perfmon && prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0))
+		return -1;
+	if (setgid(65534) || setuid(65534))
+		return -1;
+	if (!perfmon)
+		return 0;
+	memset(d, 0, sizeof(d));
+	d[CAP_PERFMON / 32].effective = 1u << (CAP_PERFMON % 32);
+	d[CAP_PERFMON / 32].permitted = 1u << (CAP_PERFMON % 32);
+	return syscall(SYS_capset, &h, d);
+}
+
 /*
- * In a child that became uid 65534: open with config, exclude_kernel; 0 on
- * success, else errno. On success, capture and report whether Context
- * packets were present (bit 8 of the exit code) and validity (bit 9).
+ * In a child that became uid 65534 (with CAP_PERFMON only when @perfmon):
+ * open with config, exclude_kernel; the errno on failure. On success,
+ * capture and return 0x80 | Context packets present (bit 0) | a record
+ * failed validation or the workload was not seen (bit 1).
  */
-static int unpriv_try_cpu(const struct spe_pmu_info *p, uint64_t config, int excl_kernel,
-			  pid_t tpid, int cpu)
+static int unpriv_try_caps(const struct spe_pmu_info *p, uint64_t config, int excl_kernel,
+			   pid_t tpid, int cpu, int perfmon)
 {
 	pid_t pid = fork();
 	int status;
@@ -564,7 +590,7 @@ static int unpriv_try_cpu(const struct spe_pmu_info *p, uint64_t config, int exc
 		struct spe_stats st;
 		int ret = 0;
 
-		if (setgid(65534) || setuid(65534))
+		if (drop_privileges(perfmon))
 			_exit(255);
 		spe_attr_init(&a, p, config | CFG_TS, p->min_interval);
 		a.exclude_kernel = excl_kernel;
@@ -590,6 +616,12 @@ static int unpriv_try_cpu(const struct spe_pmu_info *p, uint64_t config, int exc
 	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
 		return -1;
 	return WEXITSTATUS(status);
+}
+
+static int unpriv_try_cpu(const struct spe_pmu_info *p, uint64_t config, int excl_kernel,
+			  pid_t tpid, int cpu)
+{
+	return unpriv_try_caps(p, config, excl_kernel, tpid, cpu, 0);
 }
 
 static int unpriv_try(const struct spe_pmu_info *p, uint64_t config, int excl_kernel)
@@ -634,6 +666,116 @@ TEST_F(buf, unprivileged_paranoid_levels)
 	ASSERT_EQ(0, write_paranoid(0));
 	r = unpriv_try_cpu(&self->p, 0, 1, -1, 0);
 	EXPECT_TRUE(r & 0x80) TH_LOG("per-CPU at paranoid 0: %d", r);
+	write_paranoid(old);
+}
+
+/*
+ * The errno of an unprivileged open of a user-only software event (0 if
+ * it opens), with CAP_PERFMON when @perfmon: the reference for what the
+ * perf core allows at all at the current perf_event_paranoid.
+ */
+static int unpriv_sw_event(int perfmon)
+{
+	pid_t pid = fork();
+	int status;
+
+	if (pid == 0) {
+		struct perf_event_attr a;
+		int fd;
+
+		if (drop_privileges(perfmon))
+			_exit(255);
+		memset(&a, 0, sizeof(a));
+		a.size = sizeof(a);
+		a.type = PERF_TYPE_SOFTWARE;
+		a.config = PERF_COUNT_SW_TASK_CLOCK;
+		a.exclude_kernel = 1;
+		a.exclude_hv = 1;
+		fd = syscall(SYS_perf_event_open, &a, 0, -1, -1, 0);
+		_exit(fd < 0 ? errno & 0x7f : 0);
+	}
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+/*
+ * -1: no restriction: kernel sampling, CPU-wide events and (where the
+ * driver can ask perf_allow_kernel(), from 6.8) PA and context too.
+ * 3 (Debian's extension; mainline treats it as 2): the SPE PMU is refused
+ * exactly when any unprivileged perf_event_open is.
+ */
+TEST_F(buf, unprivileged_paranoid_extremes)
+{
+	int old = read_paranoid(), r, ref, ctx = (int)spe_env_long("SPE_EXP_PID_CTX", -1);
+	int pk = (int)spe_env_long("SPE_EXP_PARANOID_KERNEL", 1);
+
+	if (getuid() != 0)
+		SKIP(return, "needs root to change perf_event_paranoid");
+	ASSERT_EQ(0, write_paranoid(-1));
+	r = unpriv_try(&self->p, 0, 0);
+	EXPECT_TRUE(r & 0x80) TH_LOG("kernel sampling at paranoid -1: %d", r);
+	EXPECT_EQ(0, r & 2);
+	if (pk && ctx >= 0) {
+		EXPECT_EQ(ctx == 1 ? OK_CTX : OK_NOCTX, r) TH_LOG("paranoid -1: %#x", r);
+	}
+	r = unpriv_try_cpu(&self->p, 0, 0, -1, 0);
+	EXPECT_TRUE(r & 0x80) TH_LOG("per-CPU with kernel at paranoid -1: %d", r);
+	r = unpriv_try(&self->p, CFG_PA | CFG_PCT, 1);
+	if (pk) {
+		EXPECT_TRUE(r & 0x80) TH_LOG("pa_enable,pct_enable at paranoid -1: %d", r);
+	} else {
+		EXPECT_EQ(EACCES, r) TH_LOG("pa/pct need CAP_PERFMON before 6.8: %d", r);
+	}
+
+	ASSERT_EQ(0, write_paranoid(3));
+	ref = unpriv_sw_event(0);
+	ASSERT_GE(ref, 0);
+	r = unpriv_try(&self->p, 0, 1);
+	if (ref == EACCES) {
+		EXPECT_EQ(EACCES, r) TH_LOG("paranoid 3 refuses everything: %#x", r);
+	} else {
+		EXPECT_EQ(OK_NOCTX, r) TH_LOG("paranoid 3 acts as 2 here: %#x", r);
+	}
+	EXPECT_EQ(EACCES, unpriv_try(&self->p, 0, 0)) TH_LOG("kernel sampling at paranoid 3");
+	TH_LOG("paranoid 3: a user-only software event gives %d", ref);
+	write_paranoid(old);
+}
+
+/*
+ * CAP_PERFMON lifts every restriction of perf_event_paranoid 2: kernel
+ * sampling, CPU-wide events, PA, PCT and context packets. At Debian's
+ * level 3 the perf core wants CAP_SYS_ADMIN for any event; the SPE PMU
+ * then follows the reference software event.
+ */
+TEST_F(buf, cap_perfmon_is_privileged)
+{
+	int old = read_paranoid(), r, lvl, ctx = (int)spe_env_long("SPE_EXP_PID_CTX", -1);
+
+	if (getuid() != 0)
+		SKIP(return, "needs root to change perf_event_paranoid and grant CAP_PERFMON");
+	for (lvl = 2; lvl <= 3; lvl++) {
+		ASSERT_EQ(0, write_paranoid(lvl));
+		if (lvl == 3) {
+			int ref = unpriv_sw_event(1);
+
+			ASSERT_GE(ref, 0);
+			if (ref) {
+				EXPECT_EQ(ref, unpriv_try_caps(&self->p, 0, 1, 0, -1, 1));
+				TH_LOG("paranoid 3: CAP_PERFMON is not enough here (errno %d)", ref);
+				break;
+			}
+		}
+		r = unpriv_try_caps(&self->p, 0, 0, 0, -1, 1);
+		EXPECT_TRUE(r & 0x80) TH_LOG("CAP_PERFMON, kernel sampling, paranoid %d: %d", lvl, r);
+		EXPECT_EQ(0, r & 2);
+		if (ctx >= 0) {
+			EXPECT_EQ(ctx == 1 ? OK_CTX : OK_NOCTX, r) TH_LOG("paranoid %d: %#x", lvl, r);
+		}
+		r = unpriv_try_caps(&self->p, CFG_PA | CFG_PCT, 1, -1, 0, 1);
+		EXPECT_TRUE(r & 0x80) TH_LOG("CAP_PERFMON, per-CPU pa/pct, paranoid %d: %d", lvl, r);
+		EXPECT_EQ(0, r & 2);
+	}
 	write_paranoid(old);
 }
 
