@@ -26,12 +26,13 @@ static uint8_t mis_buf[64] __attribute__((aligned(64)));
 #define CFG_LOAD	(1ull << 33)
 #define CFG_STORE	(1ull << 34)
 
-enum wl { WL_LDST, WL_BRANCH, WL_SYSCALL, WL_MISALIGN };
+enum wl { WL_LDST, WL_BRANCH, WL_SYSCALL, WL_MISALIGN, WL_SIMDFP };
 
 #define LDST_ITERS	60000ull
 #define BRANCH_ITERS	60000ull
 #define SYSCALLS	3000
 #define MIS_ITERS	60000ull
+#define SIMDFP_ITERS	60000ull
 
 static void run_wl(enum wl w, int slices, struct spe_session *s)
 {
@@ -51,6 +52,9 @@ static void run_wl(enum wl w, int slices, struct spe_session *s)
 			break;
 		case WL_MISALIGN:
 			spe_wl_misalign(mis_buf, MIS_ITERS / slices);
+			break;
+		case WL_SIMDFP:
+			spe_wl_simdfp(SIMDFP_ITERS / slices);
 			break;
 		}
 		if (s)
@@ -508,6 +512,140 @@ TEST_F(cap, eft_load_mask_loads_only)
 	EXPECT_VALID(&self->st);
 	EXPECT_GT(self->st.loads, 10);
 	EXPECT_EQ(self->st.records, self->st.loads);
+}
+
+/*
+ * FEAT_SPE_FPF and the EFT FP/SIMD type filters, on spe_wl_simdfp. The
+ * hook sorts every record by its Operation Type flags and, in the
+ * workload, checks the flags against the instruction at the PC
+ * (spe_insn_simdfp(), from the A64 encoding tables).
+ */
+struct fpf_count {
+	int expect_flags;	/* 1: FPF implemented, flags must match */
+	uint64_t records, ase, fp, ase_only, fp_only, both;
+	uint64_t in_wl, wl_ase, wl_fp, mismatch;
+	uint64_t first_bad_pc;
+};
+
+static void fpf_hook(const struct spe_record *r, void *arg, struct spe_stats *st)
+{
+	struct fpf_count *c = arg;
+	uint64_t pc = spe_addr_va_sext(r->addr[SPE_ADDR_IDX_PC]);
+	struct spe_op op;
+	int ase, fp;
+
+	if (!(r->present & SPE_REC_OP))
+		return;
+	spe_op_decode(r->op_class, r->op_subclass, &op);
+	c->records++;
+	ase = op.kind == SPE_OP_OTHER && op.ase;
+	fp = op.kind == SPE_OP_OTHER && op.fp;
+	c->ase += ase;
+	c->fp += fp;
+	c->ase_only += ase && !fp;
+	c->fp_only += fp && !ase;
+	c->both += ase && fp;
+	if (SPE_ADDR_EL(r->addr[SPE_ADDR_IDX_PC]) != 0 ||
+	    pc < (uint64_t)(uintptr_t)spe_wl_simdfp ||
+	    pc >= (uint64_t)(uintptr_t)spe_wl_simdfp_end)
+		return;
+	c->in_wl++;
+	{
+		int want_ase, want_fp;
+
+		spe_insn_simdfp(*(const uint32_t *)(uintptr_t)pc, &want_ase, &want_fp);
+		c->wl_ase += want_ase;
+		c->wl_fp += want_fp;
+		if (!c->expect_flags)
+			want_ase = want_fp = 0;	/* FPF absent: the bits read as zero */
+		if (ase != want_ase || fp != want_fp) {
+			if (!c->mismatch)
+				c->first_bad_pc = pc;
+			c->mismatch++;
+		}
+	}
+}
+
+static void fpf_capture(struct __test_metadata *_metadata, FIXTURE_DATA(cap) *self,
+			struct fpf_count *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->expect_flags = spe_env_long("SPE_EXP_EFT", 0) == 1;
+	ASSERT_OPEN(capture(&self->p, &self->a, 0, -1, WL_SIMDFP, &self->e, &self->st, &self->s), &self->s);
+	spe_validate(self->s.data, self->s.len, &self->e, &self->st, fpf_hook, c);
+	EXPECT_VALID(&self->st);
+	TH_LOG("%llu records: ASE %llu FP %llu (ASE only %llu, FP only %llu, both %llu); workload %llu, %llu mismatched (first pc %#llx)",
+	       (unsigned long long)c->records, (unsigned long long)c->ase,
+	       (unsigned long long)c->fp, (unsigned long long)c->ase_only,
+	       (unsigned long long)c->fp_only, (unsigned long long)c->both,
+	       (unsigned long long)c->in_wl, (unsigned long long)c->mismatch,
+	       (unsigned long long)c->first_bad_pc);
+}
+
+/* Without a filter: ASE/FP follow the instruction (zero without FPF). */
+TEST_F(cap, fpf_flags_match_instructions)
+{
+	struct fpf_count c;
+
+	fpf_capture(_metadata, self, &c);
+	ASSERT_GT(c.in_wl, 50);
+	EXPECT_EQ(0, c.mismatch);
+	/* 3 of the 6 loop instructions are FP, 2 are SIMD. */
+	EXPECT_NEAR_COUNT(c.wl_fp, c.in_wl / 2.0, 25, 3);
+	EXPECT_NEAR_COUNT(c.wl_ase, c.in_wl / 3.0, 25, 3);
+}
+
+/* float_filter: floating-point operations only (scalar and vector). */
+TEST_F(cap, eft_float_filter_fp_only)
+{
+	struct fpf_count c;
+
+	NEED_FORMAT(&self->p, "float_filter");
+	self->a.config |= 1ull << 41;
+	fpf_capture(_metadata, self, &c);
+	EXPECT_GT(c.records, 50);
+	EXPECT_EQ(c.records, c.fp);
+	EXPECT_GT(c.both, 0) TH_LOG("vector fadd is both SIMD and FP");
+	EXPECT_GT(c.fp_only, 0);
+}
+
+/* simd_filter: Advanced SIMD operations only. */
+TEST_F(cap, eft_simd_filter_simd_only)
+{
+	struct fpf_count c;
+
+	NEED_FORMAT(&self->p, "simd_filter");
+	self->a.config |= 1ull << 39;
+	fpf_capture(_metadata, self, &c);
+	EXPECT_GT(c.records, 50);
+	EXPECT_EQ(c.records, c.ase);
+	EXPECT_GT(c.ase_only, 0);
+	EXPECT_GT(c.both, 0);
+}
+
+/* SIMDm without SIMD: every operation that is not SIMD. */
+TEST_F(cap, eft_simd_mask_excludes_simd)
+{
+	struct fpf_count c;
+
+	NEED_FORMAT(&self->p, "simd_filter_mask");
+	self->a.config |= 1ull << 40;
+	fpf_capture(_metadata, self, &c);
+	EXPECT_GT(c.records, 50);
+	EXPECT_EQ(0, c.ase);
+	EXPECT_GT(c.fp_only, 0);
+}
+
+/* SIMD and FPm without FP: SIMD operations that are not floating-point. */
+TEST_F(cap, eft_simd_but_not_fp)
+{
+	struct fpf_count c;
+
+	NEED_FORMAT(&self->p, "float_filter_mask");
+	self->a.config |= (1ull << 39) | (1ull << 42);
+	fpf_capture(_metadata, self, &c);
+	EXPECT_GT(c.records, 20);
+	EXPECT_EQ(c.records, c.ase_only);
 }
 
 /* FEAT_SPE_FDS: loads whose data source bit is clear in PMSDSFR_EL1 are

@@ -302,6 +302,30 @@ int spe_session_collect(struct spe_session *s)
 
 /* ---------------------------------------------------------------- */
 
+void spe_insn_simdfp(uint32_t w, int *ase, int *fp)
+{
+	unsigned int op0 = (w >> 25) & 0xf;
+
+	*ase = *fp = 0;
+	if ((op0 & 7) != 7)
+		return;
+	if (!(w & (1u << 28))) {
+		/* 0 Q U 0 1 1 1 x: Advanced SIMD vector (C4.1.96) */
+		if (w & (1u << 31))
+			return;
+		*ase = 1;
+		/* three same: bit 21 and bit 10 set; opcode [15:11] 11xxx is FP */
+		if (((w >> 24) & 1) == 0 && (w & (1u << 21)) && (w & (1u << 10)) &&
+		    ((w >> 11) & 0x1f) >= 0x18)
+			*fp = 1;
+		return;
+	}
+	if (w & (1u << 30))
+		*ase = 1;	/* 0 1 U 1 1 1 1 x: Advanced SIMD scalar */
+	else
+		*fp = 1;	/* x 0 x 1 1 1 1 x: scalar floating-point */
+}
+
 int spe_insn_classify(uint32_t w)
 {
 	if ((w & 0x7c000000) == 0x14000000 ||	/* B, BL */

@@ -111,6 +111,18 @@ void spe_wl_ldst(uint64_t *buf, uint64_t idx_mask, uint64_t iters);
 void spe_wl_branch(uint64_t iters);
 /* Loads from buf + 1 (misaligned 8-byte loads), 4 insns per iteration */
 void spe_wl_misalign(uint8_t *buf, uint64_t iters);
+extern char spe_wl_simdfp_end[];
+void spe_wl_simdfp(uint64_t iters);
+/* Its loop: 2 scalar FP, 1 SIMD integer, 1 SIMD FP, subs, b.ne. */
+#define SPE_WL_SIMDFP_INSNS	6
+
+/*
+ * A64 data processing, scalar floating-point and Advanced SIMD (op0 x111):
+ * *ase = 1 for Advanced SIMD, *fp = 1 for floating-point; both 0 for any
+ * other instruction. Only the "three same" vector forms are told apart as
+ * floating-point (what the workloads use).
+ */
+void spe_insn_simdfp(uint32_t w, int *ase, int *fp);
 
 /* Classification of an A64 instruction word, independent of the PMU. */
 enum spe_insn_kind { INSN_OTHER, INSN_LOAD, INSN_STORE, INSN_LDST, INSN_BRANCH,

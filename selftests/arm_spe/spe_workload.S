@@ -57,6 +57,27 @@ spe_wl_misalign:
 spe_wl_misalign_end:
 	.size	spe_wl_misalign, . - spe_wl_misalign
 
+/*
+ * void spe_wl_simdfp(uint64_t iters): scalar floating-point, Advanced SIMD
+ * integer and Advanced SIMD floating-point data processing (the ASE and FP
+ * flags of an "other" operation, FEAT_SPE_FPF, and the EFT type filter).
+ */
+	.globl	spe_wl_simdfp, spe_wl_simdfp_end
+	.type	spe_wl_simdfp, %function
+spe_wl_simdfp:
+	movi	v1.2d, #0
+	movi	v4.2d, #0
+	movi	v6.2d, #0
+1:	fadd	d0, d0, d1
+	fmul	d2, d2, d1
+	add	v3.4s, v3.4s, v4.4s
+	fadd	v5.4s, v5.4s, v6.4s
+	subs	x0, x0, #1
+	b.ne	1b
+	ret
+spe_wl_simdfp_end:
+	.size	spe_wl_simdfp, . - spe_wl_simdfp
+
 	.globl	spe_wl_end
 spe_wl_end:
 	.section .note.GNU-stack,"",%progbits
