@@ -34,8 +34,10 @@ fail_build() {
 "$top/tools/kernels/kmake.sh" "$kid" modules >"$out/module.log" 2>&1 ||
 	fail_build "the module does not build ($out/module.log)"
 ko=$top/build/$kid/arm_spe_perf.ko
-make -s -C "$here" CROSS_COMPILE=aarch64-linux-gnu- OUTPUT="$out/bin" >"$out/build.log" 2>&1 ||
-	fail_build "the tests do not build ($out/build.log)"
+bpf_deps=$("$here/get-bpf-deps.sh" 2>"$out/bpf-deps.log") ||
+	fail_build "no BPF toolchain for spe_observe ($out/bpf-deps.log)"
+make -s -C "$here" CROSS_COMPILE=aarch64-linux-gnu- OUTPUT="$out/bin" BPF_DEPS="$bpf_deps" \
+	>"$out/build.log" 2>&1 || fail_build "the tests do not build ($out/build.log)"
 env_file=$("$top/tools/kernels/fetch.sh" "$kid")
 # shellcheck disable=SC1090
 . "$env_file"
@@ -112,7 +114,7 @@ boot() {
 	} >"$dir/list"
 	local files=(--file "$ko:/tests/" --file "$dir/env:/tests/env"
 		--file "$here/module_load.sh:/tests/")
-	for t in discovery capture errors buffer validator; do
+	for t in discovery capture errors buffer validator observe; do
 		files+=(--file "$out/bin/spe_$t:/tests/")
 	done
 	"$top/tools/vm/run.sh" --suite "selftests-$name" --kernel "$kid" --qemu "$qemu" \
@@ -131,7 +133,7 @@ boot() {
 
 # The probe matrix. The default boot runs everything; the others the tests
 # whose behaviour depends on the parameters they change.
-boot default "" validator module_load load discovery capture errors buffer unload
+boot default "" validator module_load load discovery capture errors buffer observe unload
 boot align1 "spe-align=1,spe-maxsize=128,spe-countsize=16,spe-interval=1024,spe-ernd=on" load discovery capture buffer
 # Large records: 512-byte MaxSize, each padded to a 512-byte Align.
 boot big "spe-maxsize=512,spe-align=512" load discovery capture buffer
