@@ -4,11 +4,14 @@
 #
 #   run.sh --list LIST [--suite NAME] [--kernel ID] [--qemu PATH]
 #          [--cpu CPU] [--smp N] [--mem MB] [--timeout S] [--append ARGS]
-#          [--log FILE] [--file SRC:DST]...
+#          [--machine OPTS] [--log FILE] [--file SRC:DST]...
 #
 # LIST: one test a line, NAME<TAB>TIMEOUT<TAB>COMMAND (see guest/init).
 # --kernel: a series id of tools/kernels/series.conf (default: the default).
 # --qemu: the emulator; default $QEMU, else the system's.
+# --machine: extra -M virt options, e.g. virtualization=on (kernel at EL2).
+# On a hang the vCPUs' registers are saved to LOG.regs before QEMU is
+# stopped (through the HMP monitor socket).
 # The guest's own result lines decide, never QEMU's exit status: a panic, a
 # hang past --timeout, a missing result line or any splat in the kernel log
 # is a failure (parse_log.py). Exit status 1 on any failure.
@@ -19,7 +22,7 @@ SPE_LOG_TAG=vm
 # shellcheck source=../lib/apt.sh
 . "$here/../lib/apt.sh"
 
-suite=vm list="" kid="" qemu=${QEMU:-} cpu=max smp=2 mem=1024 tmo=300 append="" log=""
+suite=vm list="" kid="" qemu=${QEMU:-} cpu=max smp=2 mem=1024 tmo=300 append="" log="" machine=""
 files=()
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -32,9 +35,10 @@ while [ $# -gt 0 ]; do
 	--mem) mem=$2; shift ;;
 	--timeout) tmo=$2; shift ;;
 	--append) append=$2; shift ;;
+	--machine) machine=$2; shift ;;
 	--log) log=$2; shift ;;
 	--file) files+=("$2"); shift ;;
-	-h|--help) sed -n '2,16s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,20s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	*) spe_die "unknown option $1 (see --help)" ;;
 	esac
 	shift
@@ -58,21 +62,41 @@ mkdir -p "$(dirname "$log")"
 
 spe_log "$suite: booting $KVER on $(basename "$qemu") -cpu $cpu (timeout ${tmo}s)"
 start=$(date +%s)
+# The HMP monitor listens on a socket so that, when the guest hangs, the
+# watchdog can save every vCPU's registers (where each one is stuck)
+# before it stops QEMU: $log.regs.
+mon=$work/monitor.sock
+regs=$log.regs
+rm -f "$regs"
 set +e
-timeout --kill-after=5 "$tmo" "$qemu" -M virt,gic-version=3 -cpu "$cpu" -smp "$smp" -m "$mem" \
-	-nographic -nic none -no-reboot -monitor none -serial stdio \
+"$qemu" -M virt,gic-version=3${machine:+,$machine} -cpu "$cpu" -smp "$smp" -m "$mem" \
+	-nographic -nic none -no-reboot -monitor "unix:$mon,server=on,wait=off" -serial stdio \
 	-kernel "$KIMAGE" -initrd "$work/initrd.gz" \
 	-append "console=ttyAMA0 panic=-1 loglevel=4 $append" \
-	</dev/null >"$log" 2>&1
+	</dev/null >"$log" 2>&1 &
+qpid=$!
+(
+	trap 'exit 0' TERM
+	sleep "$tmo" & wait $!
+	touch "$work/timed-out"
+	python3 "$here/monitor.py" "$mon" "info cpus" "info registers -a" >"$regs" 2>&1
+	kill "$qpid" 2>/dev/null
+	sleep 5 & wait $!
+	kill -9 "$qpid" 2>/dev/null
+) &
+wdog=$!
+wait "$qpid"
 qrc=$?
+kill "$wdog" 2>/dev/null
+wait "$wdog" 2>/dev/null
 set -e
 spe_log "$suite: guest ran $(($(date +%s) - start))s, log in ${log#"$top/"}"
 note=""
-case $qrc in
-124|137) note="the host stopped the guest after ${tmo}s (hang)" ;;
-0) ;;
-*) note="QEMU exited with status $qrc" ;;
-esac
+if [ -e "$work/timed-out" ]; then
+	note="the host stopped the guest after ${tmo}s (hang); vCPU registers in ${regs#"$top/"}"
+elif [ "$qrc" -ne 0 ]; then
+	note="QEMU exited with status $qrc"
+fi
 args=(--suite "$suite" --list "$list")
 [ -n "$note" ] && args+=(--host-note "$note")
 python3 "$here/parse_log.py" "$log" "${args[@]}"

@@ -29,7 +29,8 @@ fi
 
 # expect NAME TIMEOUT PATTERN [FILE] -- LIST_LINES...: boot a guest (in the
 # background, one vCPU, all cases at once) that must fail, with a report
-# matching PATTERN (an extended regex); verdict() reads the outcome.
+# matching PATTERN (extended regexes, one per line, all must match);
+# verdict() reads the outcome.
 cases=()
 expect() {
 	local name=$1 tmo=$2 pat=$3 file=${4:-}
@@ -46,8 +47,12 @@ expect() {
 verdict() {
 	local name=$1 rc
 	n=$((n + 1))
+	local ok=1 p
 	rc=$(cat "$work/$name.rc")
-	if [ "$rc" -ne 0 ] && grep -Eq -- "$(cat "$work/$name.pat")" "$work/$name.out"; then
+	while read -r p; do
+		grep -Eq -- "$p" "$work/$name.out" || ok=0
+	done <"$work/$name.pat"
+	if [ "$rc" -ne 0 ] && [ "$ok" = 1 ]; then
 		pass=$((pass + 1))
 		echo "ok $n - harness/$name is reported as a failure"
 	else
@@ -70,11 +75,14 @@ else
 fi
 expect panic 120 '^not ok .*guest completed' "" -- \
 	"panic${T}60${T}echo c >/proc/sysrq-trigger" "after${T}10${T}true"
-expect hang 25 '^not ok .*guest completed # the host stopped the guest' "" -- \
+# ... and its watchdog saved the vCPU registers (a PC) before stopping it.
+expect hang 25 '^not ok .*guest completed # the host stopped the guest .*vCPU registers in'$'\n''^saved PC=[0-9a-f]{16}' "" -- \
 	"hang${T}600${T}sleep 600"
 expect missing-result 120 '^not ok .*/gone # no result line' "" -- \
 	"gone${T}60${T}poweroff -f" "after${T}10${T}true"
 wait
+grep -m1 -o ' PC=[0-9a-f]*' "$top/build/vm/harness-hang.log.regs" 2>/dev/null |
+	sed 's/^ /saved /' >>"$work/hang.out" || true
 for c in "${cases[@]}"; do verdict "$c"; done
 echo "harness: $pass passed, $fail failed, 0 skipped"
 [ "$fail" -eq 0 ]
