@@ -9,7 +9,7 @@ ifeq ($(ARCH_HOST),aarch64)
 KDIR ?= /lib/modules/$(shell uname -r)/build
 endif
 
-.PHONY: all modules modules-all check clean qemu vm-test help
+.PHONY: all modules modules-all check clean qemu vm-test help bench
 
 all: modules
 
@@ -28,6 +28,10 @@ modules-all:
 
 check:
 	tools/check.sh
+
+# Emulation overhead, decoder throughput, driver data loss: one table.
+bench:
+	tools/bench/run-all.sh
 
 qemu:
 	tools/qemu/build.sh
@@ -55,5 +59,6 @@ help:
 	@echo "make modules-all  build for every supported kernel with W=1"
 	@echo "make check        install what is missing and run every test suite"
 	@echo "make qemu         build the SPE-enabled QEMU"
+	@echo "make bench        emulation overhead, decoder throughput and driver data loss, one table of ratios"
 	@echo "make stress       long reliability runs: fuzz, stress, fault injection (KERNEL=, FUZZ_SECONDS=)"
 	@echo "make run          perf record/report/script under the emulated SPE (PROG= ARGS= KEEP=perf.data)"

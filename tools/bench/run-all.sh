@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# `make bench`: run the three benchmarks side by side and print one table
+# of ratios.
+#   1. emulation overhead  tools/bench/qemu-overhead.sh: QEMU CPU time with
+#      the FEAT_SPE series against the same QEMU without it
+#   2. decoder throughput  tools/bench/decoder-bench.sh: our record and
+#      packet iterators against perf's arm_spe_get_packet, same bytes
+#   3. driver data loss    tools/bench/data-loss.sh: records delivered to
+#      user space against records the emulated SPU wrote, and sampling
+#      coverage, at the minimum interval on every vCPU
+# Each benchmark's full output goes to build/bench/<name>.txt; the table
+# comes last. Exit 1 if a benchmark fails or prints no figure.
+# Environment: QEMU_RUNS (default 3), DECODER_MB (default 256).
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+export SPE_LOG_TAG=bench
+# shellcheck source=../lib/apt.sh
+. "$top/tools/lib/apt.sh"
+spe_need_host_pkgs bc
+
+out=$top/build/bench
+mkdir -p "$out"
+run() {
+	local name=$1
+	shift
+	spe_log "$name: $* (full output: ${out#"$top/"}/$name.txt)"
+	"$@" 2>&1 | tee "$out/$name.txt" | grep -v '^\[' || true
+	[ "${PIPESTATUS[0]}" -eq 0 ] || spe_die "$name failed; see $out/$name.txt"
+}
+run qemu-overhead "$here/qemu-overhead.sh" "${QEMU_RUNS:-3}"
+run decoder "$here/decoder-bench.sh" --size "${DECODER_MB:-256}"
+run data-loss "$here/data-loss.sh"
+
+row() { printf '%-20s %-36s %9s  %s\n' "$@"; }
+missing() { spe_die "no figure for $1 in $out/$2.txt"; }
+echo
+echo "== benchmark summary ($(date -u +%Y-%m-%d), $(nproc) host CPUs, $(uname -m)) =="
+row benchmark figure ratio target
+for c in spe-off on@4096 on@1024 on@256; do
+	v=$(awk -v c="$c" '$1 == c && NF >= 7 { print $4 }' "$out/qemu-overhead.txt")
+	[ -n "$v" ] || missing "emulation $c" qemu-overhead
+	case $c in spe-off) t="<= 1.02" ;; on@4096) t="<= 1.30" ;; on@1024) t="<= 1.60" ;; *) t="-" ;; esac
+	row "emulation overhead" "QEMU CPU time, $c / no series" "$v" "$t"
+done
+rec=$(sed -nE 's/^ratio ours\/perf: records ([0-9.]+)x, packets ([0-9.]+)x.*/\1 \2/p' "$out/decoder.txt")
+[ -n "$rec" ] || missing "the decoder ratio" decoder
+row "decoder throughput" "record iterator / perf (MB/s)" "${rec% *}" "> 1"
+row "decoder throughput" "packet iterator / perf (MB/s)" "${rec#* }" "> 1"
+n=0
+while read -r cfg1 cfg2 rest; do
+	case $cfg1 in *KiB) ;; *) continue ;; esac
+	if [ "$cfg2" = fifo ]; then
+		name="$cfg1 fifo"
+	else
+		name=$cfg1 rest="$cfg2 $rest"
+	fi
+	# columns after the config: expected written lost delivered deliv/wr wr/exp trunc dec-err
+	read -r _ _ _ _ dw we tr _ <<<"$rest"
+	row "driver data loss" "delivered / written, AUX $name" "$dw" "1.000"
+	row "" "written / expected (trunc $tr)" "$we" "-"
+	n=$((n + 1))
+done <"$out/data-loss.txt"
+[ "$n" -gt 0 ] || missing "data loss" data-loss
