@@ -353,7 +353,7 @@ static int __init spe_init(void)
 		return -EBUSY;
 	}
 	if (bus_for_each_dev(&platform_bus_type, NULL, &holder, spe_check_bound)) {
-		pr_err("the SPE device is already bound to driver %s; unbind it or rmmod %s (or blacklist it) and load %s again\n",
+		pr_err("the SPE device is already bound to driver %s; rmmod %s (or blacklist it) and load %s again\n",
 		       holder, holder, SPE_DRVNAME);
 		return -EBUSY;
 	}

@@ -496,9 +496,12 @@ static int spe_event_init(struct perf_event *event)
 		return -EOPNOTSUPP;
 	if (attr->exclude_idle)
 		return -EOPNOTSUPP;
-	/* With VHE the kernel runs at EL2: E1SPE covers it. */
-	if (is_kernel_in_hyp_mode() && attr->exclude_kernel != attr->exclude_hv)
-		return -EOPNOTSUPP;
+	/*
+	 * exclude_hv is ignored: with VHE the kernel runs at EL2 and
+	 * exclude_kernel alone selects it (E1SPE is redirected to E2SPE),
+	 * so "arm_spe//k" (exclude_hv=1) keeps working there, as with the
+	 * in-tree driver.
+	 */
 	if (attr->exclude_user && attr->exclude_kernel)
 		return -EINVAL;
 
