@@ -373,6 +373,8 @@ void spe_expect_default(struct spe_expect *e, const struct spe_pmu_info *p)
 	e->align = p->align > 0 ? p->align : 1;
 	e->max_record_size = p->max_record_size > 0 ? p->max_record_size : 2048;
 	e->count_size = p->count_size;
+	e->kernel_el = (unsigned int)spe_env_long("SPE_EXP_KERNEL_EL", 0);
+	e->ctx_idx = e->kernel_el == 2;
 }
 
 static int in(uint64_t a, const void *lo, const void *hi)
@@ -418,6 +420,9 @@ static void check_record(const struct spe_record *r, const struct spe_expect *e,
 		if (e->el_user_only)
 			spe_violation(st, "EL%u record (pc %#llx) with exclude_kernel",
 				      el, (unsigned long long)pc);
+		if (e->kernel_el && el != e->kernel_el)
+			spe_violation(st, "EL%u record (pc %#llx), the kernel runs at EL%u",
+				      el, (unsigned long long)pc, e->kernel_el);
 		if ((pc >> 48) != 0xffff)
 			spe_violation(st, "EL%u record with a user PC %#llx", el,
 				      (unsigned long long)pc);
@@ -441,7 +446,7 @@ static void check_record(const struct spe_record *r, const struct spe_expect *e,
 		spe_violation(st, "record at %#llx has no Timestamp with ts_enable",
 			      (unsigned long long)r->offset);
 	}
-	if (r->present & SPE_REC_CTX(0))
+	if (r->present & (SPE_REC_CTX(0) | SPE_REC_CTX(1)))
 		st->with_ctx++;
 	if (r->present & SPE_REC_DATA_SOURCE)
 		st->with_ds++;
@@ -477,19 +482,20 @@ static void check_record(const struct spe_record *r, const struct spe_expect *e,
 
 	if (el != 0 || !in(pc, __executable_start, etext))
 		return;
-	if (e->other_tasks && (r->present & SPE_REC_CTX(0)) &&
-	    r->context[0] != (uint32_t)e->ctx_pid)
+	if (e->other_tasks && (r->present & SPE_REC_CTX(e->ctx_idx)) &&
+	    r->context[e->ctx_idx] != (uint32_t)e->ctx_pid)
 		return;
 	st->in_own_text++;
 	if (e->ctx == 1) {
-		if (!(r->present & SPE_REC_CTX(0)))
-			spe_violation(st, "no Context packet for pc %#llx", (unsigned long long)pc);
-		else if (r->context[0] != (uint32_t)e->ctx_pid)
+		if (!(r->present & SPE_REC_CTX(e->ctx_idx)))
+			spe_violation(st, "no Context packet (index %u) for pc %#llx",
+				      e->ctx_idx, (unsigned long long)pc);
+		else if (r->context[e->ctx_idx] != (uint32_t)e->ctx_pid)
 			spe_violation(st, "Context %u, expected pid %d",
-				      r->context[0], (int)e->ctx_pid);
-	} else if (e->ctx == 0 && (r->present & SPE_REC_CTX(0))) {
+				      r->context[e->ctx_idx], (int)e->ctx_pid);
+	} else if (e->ctx == 0 && (r->present & (SPE_REC_CTX(0) | SPE_REC_CTX(1)))) {
 		spe_violation(st, "Context packet (%u) present but not allowed",
-			      r->context[0]);
+			      r->context[(r->present & SPE_REC_CTX(0)) ? 0 : 1]);
 	}
 	/* The Operation Type must match the instruction at the PC. */
 	{

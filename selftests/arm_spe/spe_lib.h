@@ -148,6 +148,17 @@ struct spe_expect {
 	 * ours (without Context packets every record still is).
 	 */
 	int other_tasks;
+	/*
+	 * The Context packet that carries the kernel's CONTEXTIDR (the PID):
+	 * 0, CONTEXTIDR_EL1; 1, CONTEXTIDR_EL2 when the kernel runs at EL2
+	 * (VHE: E2H redirects its CONTEXTIDR_EL1 writes and PMSCR_EL1.CX to
+	 * the EL2 registers, so the PID is collected by CollectContextIDR2(),
+	 * D18.2 Context packet index 1). spe_expect_default() sets it from
+	 * SPE_EXP_KERNEL_EL.
+	 */
+	unsigned int ctx_idx;
+	/* The EL of every kernel record (1 or 2; 0: not checked). */
+	unsigned int kernel_el;
 };
 
 struct spe_stats {

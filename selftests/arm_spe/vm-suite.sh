@@ -72,7 +72,10 @@ boot() {
 	case $want in "  ") ;; *" $name "*) ;; *) return 0 ;; esac
 	# Emulator defaults (tools/qemu/README.md), then the properties set.
 	local version=5 interval=256 maxsize=64 countsize=12 align=64 fe=1 ft=1 fl=1
-	local fne=1 fds=0 eft=0 archinst=1 ernd=0 lds=0 fault=none kv k v
+	local fne=1 fds=0 eft=0 archinst=1 ernd=0 lds=0 fault=none kv k v kernel_el=1
+	# machine=OPTS before "boot" adds -M virt options; with
+	# virtualization=on the kernel runs at EL2 (VHE).
+	case ,${machine:-}, in *,virtualization=on,*) kernel_el=2 ;; esac
 	local IFS=,
 	for kv in $props; do
 		k=${kv%%=*} v=${kv#*=}
@@ -97,6 +100,7 @@ boot() {
 	export SPE_EXP_ARCHINST=$archinst SPE_EXP_ERND=$ernd SPE_EXP_LDS=$lds
 	export SPE_EXP_CONFIG3=$cfg3 SPE_EXP_CONFIG4=$cfg4 SPE_EXP_CPUS=2
 	export SPE_EXP_PID_CTX=$pid_ctx SPE_EXP_PARANOID_KERNEL=$paranoid_kernel SPE_FAULT=$fault
+	export SPE_EXP_KERNEL_EL=$kernel_el
 	EOT
 	{
 		for t in "$@"; do
@@ -118,7 +122,7 @@ boot() {
 		files+=(--file "$out/bin/spe_$t:/tests/")
 	done
 	"$top/tools/vm/run.sh" --suite "selftests-$name" --kernel "$kid" --qemu "$qemu" \
-		--cpu "max${props:+,$props}" --timeout 600 --list "$dir/list" \
+		--cpu "max${props:+,$props}" ${machine:+--machine "$machine"} --timeout 600 --list "$dir/list" \
 		--log "$dir/console.log" "${files[@]}" | tee "$dir/result"
 	local line
 	line=$(grep -E "^selftests-$name: [0-9]+ passed" "$dir/result" | tail -n1)
@@ -143,6 +147,9 @@ boot v1p2 "spe-version=3" load discovery capture
 boot v1 "spe-version=1,spe-fne=off" load discovery capture errors
 boot nofilt "spe-version=3,spe-fe=off,spe-ft=off,spe-fl=off,spe-fne=off" load discovery errors capture
 boot eft "spe-eft=on,spe-fds=on,spe-lds=on" load discovery capture errors
+# The kernel at EL2 (VHE): PMSCR_EL1 accesses reach PMSCR_EL2, the PID is
+# in CONTEXTIDR_EL2 (Context index 1), kernel samples are EL2 samples.
+machine=virtualization=on boot vhe "" load discovery capture errors buffer observe unload
 boot fault-s1 "spe-fault=s1:40" load fault discovery unload
 boot fault-dl "spe-fault=dl:40" load fault unload
 boot fault-ea "spe-fault=ea:40" load fault unload
