@@ -76,14 +76,19 @@ set +e
 	</dev/null >"$log" 2>&1 &
 qpid=$!
 (
-	trap 'exit 0' TERM
-	sleep "$tmo" & wait $!
+	# Not attached to our stdout: nothing of it may outlive run.sh's output.
+	sleep "$tmo" &
+	sp=$!
+	trap 'kill "$sp" 2>/dev/null; exit 0' TERM
+	wait "$sp"
 	touch "$work/timed-out"
 	python3 "$here/monitor.py" "$mon" "info cpus" "info registers -a" >"$regs" 2>&1
 	kill "$qpid" 2>/dev/null
-	sleep 5 & wait $!
+	sleep 5 &
+	sp=$!
+	wait "$sp"
 	kill -9 "$qpid" 2>/dev/null
-) &
+) </dev/null >/dev/null 2>&1 &
 wdog=$!
 wait "$qpid"
 qrc=$?
