@@ -9,7 +9,7 @@ ifeq ($(ARCH_HOST),aarch64)
 KDIR ?= /lib/modules/$(shell uname -r)/build
 endif
 
-.PHONY: all modules modules-all check clean qemu vm-test help bench
+.PHONY: all modules modules-all check clean qemu help bench
 
 all: modules
 
@@ -45,8 +45,7 @@ run:
 # default the default kernel) and a long decoder fuzz (FUZZ_SECONDS=).
 .PHONY: stress
 stress:
-	@rc=0; tools/stress/vm-suite.sh "$$(tools/qemu/build.sh | tail -n1)" $(KERNEL) --long || rc=1; \
-	$(MAKE) -s -C tools/decoder FUZZ_SECONDS=$(or $(FUZZ_SECONDS),600) check || rc=1; exit $$rc
+	tools/stress/run-long.sh $(KERNEL)
 
 clean:
 	rm -rf build
@@ -55,10 +54,11 @@ ifdef KDIR
 endif
 
 help:
-	@echo "make              build the module (cross for the default kernel on x86)"
+	@echo "make              build the module (cross for the default kernel on x86; KDIR= a kernel build tree)"
 	@echo "make modules-all  build for every supported kernel with W=1"
 	@echo "make check        install what is missing and run every test suite"
 	@echo "make qemu         build the SPE-enabled QEMU"
 	@echo "make bench        emulation overhead, decoder throughput and driver data loss, one table of ratios"
 	@echo "make stress       long reliability runs: fuzz, stress, fault injection (KERNEL=, FUZZ_SECONDS=)"
 	@echo "make run          perf record/report/script under the emulated SPE (PROG= ARGS= KEEP=perf.data)"
+	@echo "make clean        remove build/ (the cache in ~/.cache/arm-spe stays)"
