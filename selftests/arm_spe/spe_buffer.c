@@ -609,8 +609,14 @@ static int unpriv_try_caps(const struct spe_pmu_info *p, uint64_t config, int ex
 		spe_validate(s.data, s.len, &e, &st, NULL, NULL);
 		if (st.with_ctx)
 			ret |= 1;
-		if (st.violations || !st.in_ldst_loop)
+		if (st.violations || !st.in_ldst_loop) {
+			/* The harness output of the parent shows it. */
+			fprintf(stderr, "# uid %d, config %#llx, exclude_kernel %d: %u violations (first: %s), %llu loop records\n",
+				(int)getuid(), (unsigned long long)config, excl_kernel,
+				st.violations, st.violations ? st.first : "-",
+				(unsigned long long)st.in_ldst_loop);
 			ret |= 2;
+		}
 		_exit(0x80 | ret);
 	}
 	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))

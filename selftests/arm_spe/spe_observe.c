@@ -13,6 +13,7 @@
 #include <linux/bpf.h>
 #include <bpf/libbpf.h>
 #include "spe_test.h"
+#include "spe_observe.h"
 #include "spe_observe.skel.h"
 
 #define CFG_TS		(1ull << 0)
@@ -63,6 +64,17 @@ static int field_layout(const char *event, const char *name, int *off, int *size
 static int no_bpf_syscall(void)
 {
 	return syscall(__NR_bpf, -1, NULL, 0) < 0 && errno == ENOSYS;
+}
+
+/* The BPF program's counts, all slots. */
+static int read_bpf_counts(struct spe_observe *skel, uint64_t *v)
+{
+	uint32_t i;
+
+	for (i = 0; i < OBS_NR; i++)
+		if (bpf_map__lookup_elem(skel->maps.counts, &i, sizeof(i), &v[i], sizeof(v[i]), 0))
+			return -1;
+	return 0;
 }
 
 FIXTURE(obs) {
@@ -116,6 +128,7 @@ TEST_F(obs, bpf_counts_match_counters_and_user_space)
 {
 	struct perf_event_attr a;
 	long long c0[NCTR], c1[NCTR];
+	uint64_t b[OBS_NR];
 	int i;
 
 	self->skel = spe_observe__open_and_load();
@@ -135,32 +148,33 @@ TEST_F(obs, bpf_counts_match_counters_and_user_space)
 	ASSERT_EQ(0, spe_session_collect(&self->s));
 	read_counters(&self->p, c1);
 	spe_observe__detach(self->skel);
+	ASSERT_EQ(0, read_bpf_counts(self->skel, b)) TH_LOG("reading the map: %s", strerror(errno));
 
 	TH_LOG("bpf: irqs %llu aux %llu (visible %llu, %llu bytes, %llu truncated) programs %llu; user: %u AUX records, %llu bytes",
-	       (unsigned long long)self->skel->bss->irqs,
-	       (unsigned long long)self->skel->bss->aux_outputs,
-	       (unsigned long long)self->skel->bss->aux_visible,
-	       (unsigned long long)self->skel->bss->aux_bytes,
-	       (unsigned long long)self->skel->bss->aux_truncated,
-	       (unsigned long long)self->skel->bss->programs,
+	       (unsigned long long)b[OBS_IRQS],
+	       (unsigned long long)b[OBS_AUX_OUTPUTS],
+	       (unsigned long long)b[OBS_AUX_VISIBLE],
+	       (unsigned long long)b[OBS_AUX_BYTES],
+	       (unsigned long long)b[OBS_AUX_TRUNCATED],
+	       (unsigned long long)b[OBS_PROGRAMS],
 	       self->s.n_aux_recs, (unsigned long long)self->s.aux_rec_bytes);
-	EXPECT_GT(self->skel->bss->irqs, 2) TH_LOG("the small buffer should have filled");
-	EXPECT_EQ((long long)self->skel->bss->irqs, (c1[0] - c0[0]) + (c1[1] - c0[1]));
-	EXPECT_EQ((long long)self->skel->bss->aux_outputs, c1[2] - c0[2]);
-	EXPECT_EQ((long long)self->skel->bss->aux_bytes, c1[3] - c0[3]);
-	EXPECT_EQ((long long)self->skel->bss->aux_truncated, c1[4] - c0[4]);
-	EXPECT_EQ(self->skel->bss->aux_visible, self->s.n_aux_recs);
-	EXPECT_EQ(self->skel->bss->aux_bytes, self->s.aux_rec_bytes);
-	EXPECT_EQ(self->skel->bss->aux_truncated, self->s.n_truncated);
+	EXPECT_GT(b[OBS_IRQS], 2) TH_LOG("the small buffer should have filled");
+	EXPECT_EQ((long long)b[OBS_IRQS], (c1[0] - c0[0]) + (c1[1] - c0[1]));
+	EXPECT_EQ((long long)b[OBS_AUX_OUTPUTS], c1[2] - c0[2]);
+	EXPECT_EQ((long long)b[OBS_AUX_BYTES], c1[3] - c0[3]);
+	EXPECT_EQ((long long)b[OBS_AUX_TRUNCATED], c1[4] - c0[4]);
+	EXPECT_EQ(b[OBS_AUX_VISIBLE], self->s.n_aux_recs);
+	EXPECT_EQ(b[OBS_AUX_BYTES], self->s.aux_rec_bytes);
+	EXPECT_EQ(b[OBS_AUX_TRUNCATED], self->s.n_truncated);
 	/* The head also moves over padding that no record reports. */
 	EXPECT_GE(self->s.len, self->s.aux_rec_bytes);
 	/*
 	 * A transaction either programs the buffer and ends with one output,
 	 * or finds no room and ends at once, truncated, without programming.
 	 */
-	EXPECT_LE(self->skel->bss->programs, self->skel->bss->aux_outputs);
-	EXPECT_GE(self->skel->bss->programs,
-		  self->skel->bss->aux_outputs - self->skel->bss->aux_truncated);
+	EXPECT_LE(b[OBS_PROGRAMS], b[OBS_AUX_OUTPUTS]);
+	EXPECT_GE(b[OBS_PROGRAMS],
+		  b[OBS_AUX_OUTPUTS] - b[OBS_AUX_TRUNCATED]);
 }
 
 TEST_HARNESS_MAIN

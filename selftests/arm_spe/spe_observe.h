@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Slots of spe_observe.bpf.c's "counts" array map, shared with the test. */
+#ifndef SPE_OBSERVE_H
+#define SPE_OBSERVE_H
+
+enum {
+	OBS_IRQS,		/* spe_irq hits, spurious ones included */
+	OBS_AUX_OUTPUTS,	/* spe_aux_output hits */
+	OBS_AUX_VISIBLE,	/* ... that make a PERF_RECORD_AUX (size or flags) */
+	OBS_AUX_BYTES,		/* sum of their sizes */
+	OBS_AUX_TRUNCATED,	/* ... with PERF_AUX_FLAG_TRUNCATED */
+	OBS_PROGRAMS,		/* spe_buf_program hits */
+	OBS_NR
+};
+
+#endif
