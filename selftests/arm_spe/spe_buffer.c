@@ -594,7 +594,12 @@ static int unpriv_try_caps(const struct spe_pmu_info *p, uint64_t config, int ex
 			_exit(255);
 		spe_attr_init(&a, p, config | CFG_TS, p->min_interval);
 		a.exclude_kernel = excl_kernel;
-		if (spe_session_open(&s, &a, tpid, cpu, 1, 4, 0))
+		/*
+		 * 64 AUX pages: with kernel sampling a slow (debug) kernel's own
+		 * work around enable and exit can fill a small buffer before
+		 * the workload runs.
+		 */
+		if (spe_session_open(&s, &a, tpid, cpu, 4, 64, 0))
 			_exit(errno & 0xff);
 		spe_enable(&s);
 		spe_wl_ldst(wl_buf, WL_WORDS - 1, 3000);
