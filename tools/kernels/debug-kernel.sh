@@ -33,12 +33,9 @@ fi
 src=$ARM_SPE_CACHE/debug-kernel/src-$ver
 if [ ! -f "$src/.extracted" ]; then
 	spe_apt_setup
-	deb=$(spe_apt_download linux-source-6.12 "$ver" "$ARM_SPE_CACHE/linux-src")
 	spe_log "extracting linux-source-6.12 $ver"
-	tarball=$(dpkg-deb -c "$deb" | awk '{print $NF}' | grep -E '/linux-source-6\.12\.tar\.xz$' | head -n1)
-	[ -n "$tarball" ] || spe_die "no source tarball in $deb"
 	rm -rf "$src" && mkdir -p "$src"
-	dpkg-deb --fsys-tarfile "$deb" | tar -xO "$tarball" | tar -xJ -C "$src" --strip-components=1
+	spe_linux_source_stream "$ver" | tar -xJ -C "$src" --strip-components=1
 	touch "$src/.extracted"
 fi
 # Built in place: the env file, written last, marks a finished build.
