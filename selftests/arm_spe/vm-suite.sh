@@ -18,6 +18,8 @@ top=$(cd "$here/../.." && pwd)
 export SPE_LOG_TAG=selftests
 # shellcheck source=../../tools/lib/apt.sh
 . "$top/tools/lib/apt.sh"
+# shellcheck source=../../tools/vm/suite-lib.sh
+. "$top/tools/vm/suite-lib.sh"
 
 qemu=${1:?usage: vm-suite.sh QEMU [KERNEL_ID] [NAME...]}
 kid=${2:-$("$top/tools/kernels/fetch.sh" --default)}
@@ -121,18 +123,9 @@ boot() {
 	for t in discovery capture errors buffer validator observe; do
 		files+=(--file "$out/bin/spe_$t:/tests/")
 	done
-	"$top/tools/vm/run.sh" --suite "selftests-$name" --kernel "$kid" --qemu "$qemu" \
+	vm_suite_boot "selftests-$name" "$dir/result" --kernel "$kid" --qemu "$qemu" \
 		--cpu "max${props:+,$props}" ${machine:+--machine "$machine"} --timeout 600 --list "$dir/list" \
-		--log "$dir/console.log" "${files[@]}" | tee "$dir/result"
-	local line
-	line=$(grep -E "^selftests-$name: [0-9]+ passed" "$dir/result" | tail -n1)
-	if [ -z "$line" ]; then
-		echo "not ok - selftests-$name printed no result line"
-		tot_f=$((tot_f + 1))
-		return 0
-	fi
-	read -r p f s < <(sed -E 's/^[^:]+: ([0-9]+) passed, ([0-9]+) failed, ([0-9]+) skipped.*/\1 \2 \3/' <<<"$line")
-	tot_p=$((tot_p + p)) tot_f=$((tot_f + f)) tot_s=$((tot_s + s))
+		--log "$dir/console.log" "${files[@]}"
 }
 
 # The probe matrix. The default boot runs everything; the others the tests

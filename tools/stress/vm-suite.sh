@@ -21,6 +21,8 @@ top=$(cd "$here/../.." && pwd)
 export SPE_LOG_TAG=stress
 # shellcheck source=../lib/apt.sh
 . "$top/tools/lib/apt.sh"
+# shellcheck source=../vm/suite-lib.sh
+. "$top/tools/vm/suite-lib.sh"
 
 qemu=${1:?usage: vm-suite.sh QEMU [KERNEL_ID] [--long]}
 shift
@@ -59,21 +61,13 @@ T=$'\t'
 tot_p=0 tot_f=0 tot_s=0
 # boot NAME CPU_PROPS TIMEOUT: the list is on stdin
 boot() {
-	local name=$1 props=$2 tmo=$3 dir=$out/$1 line p f s
+	local name=$1 props=$2 tmo=$3 dir=$out/$1
 	rm -rf "$dir" && mkdir -p "$dir"
 	cat >"$dir/list"
-	"$top/tools/vm/run.sh" --suite "stress-$name" --kernel "$kid" --qemu "$qemu" \
+	vm_suite_boot "stress-$name" "$dir/result" --kernel "$kid" --qemu "$qemu" \
 		--cpu "max${props:+,$props}" --smp 2 --timeout "$tmo" --list "$dir/list" \
 		--log "$dir/console.log" --file "$ko:/tests/" \
-		--file "$out/bin/spe_stress:/tests/" | tee "$dir/result"
-	line=$(grep -E "^stress-$name: [0-9]+ passed" "$dir/result" | tail -n1)
-	if [ -z "$line" ]; then
-		echo "not ok - stress-$name printed no result line"
-		tot_f=$((tot_f + 1))
-		return 0
-	fi
-	read -r p f s < <(sed -E 's/^[^:]+: ([0-9]+) passed, ([0-9]+) failed, ([0-9]+) skipped.*/\1 \2 \3/' <<<"$line")
-	tot_p=$((tot_p + p)) tot_f=$((tot_f + f)) tot_s=$((tot_s + s))
+		--file "$out/bin/spe_stress:/tests/"
 }
 
 if [ "$long" = 1 ]; then

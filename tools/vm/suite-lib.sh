@@ -1,0 +1,24 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+# Shared by the multi-boot runners (selftests/arm_spe/vm-suite.sh,
+# tools/stress/vm-suite.sh): boot one guest as a named suite and add its
+# summary to the runner's totals. Source it, with $top set to the
+# repository and tot_p/tot_f/tot_s initialised.
+
+# vm_suite_boot SUITE RESULT_FILE RUN_SH_ARGS...: run tools/vm/run.sh
+# --suite SUITE with the arguments, its TAP both on stdout and in
+# RESULT_FILE; add its "SUITE: N passed, N failed, N skipped" line to the
+# totals. A boot that printed no summary line counts as one failure.
+vm_suite_boot() {
+	local suite=$1 result=$2 line p f s
+	shift 2
+	"$top/tools/vm/run.sh" --suite "$suite" "$@" | tee "$result"
+	line=$(grep -E "^$suite: [0-9]+ passed" "$result" | tail -n1)
+	if [ -z "$line" ]; then
+		echo "not ok - $suite printed no result line"
+		tot_f=$((tot_f + 1))
+		return 0
+	fi
+	read -r p f s < <(sed -E 's/^[^:]+: ([0-9]+) passed, ([0-9]+) failed, ([0-9]+) skipped.*/\1 \2 \3/' <<<"$line")
+	tot_p=$((tot_p + p)) tot_f=$((tot_f + f)) tot_s=$((tot_s + s))
+}
