@@ -14,30 +14,9 @@ SPE_LOG_TAG=checkpatch
 # shellcheck source=../lib/apt.sh
 . "$here/../lib/apt.sh"
 
-spe_need_host_pkgs perl xz-utils dpkg
-ver_file=$ARM_SPE_CACHE/checkpatch/current
-dir=
-if [ -f "$ver_file" ]; then
-	dir=$ARM_SPE_CACHE/checkpatch/$(cat "$ver_file")
-	[ -x "$dir/scripts/checkpatch.pl" ] || dir=
-fi
-if [ -z "$dir" ]; then
-	spe_apt_setup
-	ver=$(spe_apt_newest linux-source-6.12)
-	[ -n "$ver" ] || spe_die "the mirror has no linux-source-6.12"
-	dir=$ARM_SPE_CACHE/checkpatch/$ver
-	if [ ! -x "$dir/scripts/checkpatch.pl" ]; then
-		spe_log "extracting checkpatch.pl from linux-source-6.12 $ver"
-		rm -rf "$dir.tmp" && mkdir -p "$dir.tmp/scripts"
-		spe_linux_source_stream "$ver" |
-			tar -xJ -C "$dir.tmp/scripts" --strip-components=2 \
-				linux-source-6.12/scripts/checkpatch.pl \
-				linux-source-6.12/scripts/spelling.txt \
-				linux-source-6.12/scripts/const_structs.checkpatch
-		rm -rf "$dir" && mv "$dir.tmp" "$dir"
-	fi
-	echo "$ver" >"$ver_file"
-fi
+spe_need_host_pkgs perl
+dir=$(spe_linux_source_files checkpatch scripts scripts/checkpatch.pl scripts/spelling.txt \
+	scripts/const_structs.checkpatch)
 
 cd "$top"
 if [ $# -eq 0 ]; then

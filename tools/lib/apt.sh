@@ -171,3 +171,37 @@ spe_linux_source_stream() {
 	[ -n "$tarball" ] || spe_die "no source tarball in $deb"
 	dpkg-deb --fsys-tarfile "$deb" | tar -xO "$tarball"
 }
+
+# spe_linux_source_files NAME SUBDIR MEMBER...: a few files of Debian's
+# newest linux-source-6.12, cached. MEMBERs are paths below the source
+# root (e.g. scripts/checkpatch.pl); their basenames go into
+# $ARM_SPE_CACHE/NAME/<version>/SUBDIR ("." for none). Prints
+# $ARM_SPE_CACHE/NAME/<version>. The version last extracted is reused
+# without asking apt while its files are all there.
+spe_linux_source_files() {
+	local name=$1 sub=$2 ver dir m ok=0
+	shift 2
+	local cur=$ARM_SPE_CACHE/$name/current
+	if [ -f "$cur" ]; then
+		dir=$ARM_SPE_CACHE/$name/$(cat "$cur")
+		ok=1
+		for m in "$@"; do [ -f "$dir/$sub/${m##*/}" ] || ok=0; done
+		[ "$ok" = 1 ] && { echo "$dir"; return 0; }
+	fi
+	spe_need_host_pkgs xz-utils dpkg
+	spe_apt_setup
+	ver=$(spe_apt_newest linux-source-6.12)
+	[ -n "$ver" ] || spe_die "the mirror has no linux-source-6.12"
+	dir=$ARM_SPE_CACHE/$name/$ver
+	ok=1
+	for m in "$@"; do [ -f "$dir/$sub/${m##*/}" ] || ok=0; done
+	if [ "$ok" = 0 ]; then
+		spe_log "extracting $* from linux-source-6.12 $ver"
+		rm -rf "$dir.tmp" && mkdir -p "$dir.tmp/$sub"
+		spe_linux_source_stream "$ver" | (cd "$dir.tmp/$sub" && tar -xJ --transform='s,.*/,,' \
+			"${@/#/linux-source-6.12/}")
+		rm -rf "$dir" && mv "$dir.tmp" "$dir"
+	fi
+	echo "$ver" >"$cur"
+	echo "$dir"
+}
