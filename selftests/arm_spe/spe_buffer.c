@@ -8,6 +8,7 @@
  * perf_event_paranoid level and CPU hotplug.
  */
 #define _GNU_SOURCE
+#include <limits.h>
 #include <stdio.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
@@ -22,18 +23,41 @@ uint64_t wl_buf[WL_WORDS];
 #define CFG_PCT		(1ull << 2)
 #define CFG_DISCARD	(1ull << 35)
 
+static int write_paranoid(int level)
+{
+	char v[16];
+
+	snprintf(v, sizeof(v), "%d", level);
+	return spe_write_file("/proc/sys/kernel/perf_event_paranoid", v);
+}
+
+static int read_paranoid(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
+	int v = 2;
+
+	if (f) {
+		if (fscanf(f, "%d", &v) != 1)
+			v = 2;
+		fclose(f);
+	}
+	return v;
+}
+
 FIXTURE(buf) {
 	struct spe_pmu_info p;
 	struct spe_session s;
 	struct spe_expect e;
 	struct spe_stats st;
 	struct perf_event_attr a;
+	int paranoid;		/* perf_event_paranoid to restore, or INT_MIN */
 };
 
 FIXTURE_SETUP(buf)
 {
 	memset(&self->s, 0, sizeof(self->s));
 	self->s.fd = -1;
+	self->paranoid = INT_MIN;
 	NEED_PMU(&self->p);
 	spe_attr_init(&self->a, &self->p, CFG_TS, self->p.min_interval);
 	spe_expect_default(&self->e, &self->p);
@@ -47,6 +71,9 @@ FIXTURE_SETUP(buf)
 FIXTURE_TEARDOWN(buf)
 {
 	spe_session_close(&self->s);
+	/* Also after a failed ASSERT: later tests expect the old setting. */
+	if (self->paranoid != INT_MIN)
+		write_paranoid(self->paranoid);
 }
 
 static uint64_t bytes_per_iter(const struct spe_pmu_info *p)
@@ -65,12 +92,6 @@ static uint64_t rec_slot(const struct spe_pmu_info *p)
 	uint64_t a = p->align > 0 ? p->align : 1, m = p->max_record_size > 0 ? p->max_record_size : 64;
 
 	return (m + a - 1) / a * a;
-}
-
-static void validate(struct spe_session *s, struct spe_expect *e, struct spe_stats *st)
-{
-	e->first_idx_align = s->first_idx;
-	spe_validate(s->data, s->len, e, st, NULL, NULL);
 }
 
 #define TRACEFS "/sys/kernel/tracing"
@@ -144,7 +165,7 @@ TEST_F(buf, wraparound)
 	}
 	spe_disable(&self->s);
 	ASSERT_EQ(0, spe_session_collect(&self->s));
-	validate(&self->s, &self->e, &self->st);
+	spe_session_validate(&self->s, &self->e, &self->st, NULL, NULL);
 	TH_LOG("%zu bytes through a %d-byte buffer, %u AUX records, flags %#llx",
 	       self->s.len, pages * 4096, self->s.n_aux_recs,
 	       (unsigned long long)self->s.aux_flags_or);
@@ -228,7 +249,7 @@ TEST_F(buf, slow_reader_truncated)
 	spe_wl_ldst(wl_buf, WL_WORDS - 1, iters * 4);
 	spe_disable(&self->s);
 	ASSERT_EQ(0, spe_session_collect(&self->s)) TH_LOG("unread data overwritten");
-	validate(&self->s, &self->e, &self->st);
+	spe_session_validate(&self->s, &self->e, &self->st, NULL, NULL);
 	EXPECT_VALID(&self->st);
 	EXPECT_LE(self->s.len, (size_t)pages * 4096);
 	EXPECT_GT(self->s.len, 0);
@@ -240,7 +261,7 @@ TEST_F(buf, slow_reader_truncated)
 	spe_disable(&self->s);
 	ASSERT_EQ(0, spe_session_collect(&self->s));
 	EXPECT_GT(self->s.len, first) TH_LOG("no data after re-enabling");
-	validate(&self->s, &self->e, &self->st);
+	spe_session_validate(&self->s, &self->e, &self->st, NULL, NULL);
 	EXPECT_VALID(&self->st);
 }
 
@@ -400,7 +421,7 @@ TEST_F(buf, smallest_buffer)
 	}
 	spe_disable(&self->s);
 	spe_session_collect(&self->s);
-	validate(&self->s, &self->e, &self->st);
+	spe_session_validate(&self->s, &self->e, &self->st, NULL, NULL);
 	EXPECT_VALID(&self->st);
 	EXPECT_GT(self->st.in_ldst_loop, 0);
 }
@@ -414,7 +435,7 @@ TEST_F(buf, large_buffer)
 	spe_wl_ldst(wl_buf, WL_WORDS - 1, 300000);
 	spe_disable(&self->s);
 	ASSERT_EQ(0, spe_session_collect(&self->s));
-	validate(&self->s, &self->e, &self->st);
+	spe_session_validate(&self->s, &self->e, &self->st, NULL, NULL);
 	EXPECT_VALID(&self->st);
 	EXPECT_EQ(0, self->s.n_truncated);
 	exp = SPE_WL_LDST_INSNS * 300000ull / (self->p.min_interval + 1);
@@ -434,7 +455,7 @@ TEST_F(buf, open_close_cycles)
 		spe_wl_ldst(wl_buf, WL_WORDS - 1, 500);
 		spe_disable(&s);
 		spe_session_collect(&s);
-		validate(&s, &self->e, &self->st);
+		spe_session_validate(&s, &self->e, &self->st, NULL, NULL);
 		EXPECT_VALID(&self->st);
 		EXPECT_GT(s.len, 0) TH_LOG("cycle %d: no data", i);
 		spe_session_close(&s);
@@ -454,7 +475,7 @@ TEST_F(buf, enable_disable_toggle)
 		spe_wl_branch(3000);
 		ASSERT_EQ(0, spe_session_collect(&self->s));
 	}
-	validate(&self->s, &self->e, &self->st);
+	spe_session_validate(&self->s, &self->e, &self->st, NULL, NULL);
 	EXPECT_VALID(&self->st);
 	EXPECT_EQ(0, self->st.in_branch) TH_LOG("records from code run while disabled");
 	/* The interval counter resumes where it stopped (3.1.3). */
@@ -510,7 +531,7 @@ TEST_F(buf, injected_fault_reported)
 		ASSERT_LE(n, self->s.len);
 		self->s.len = n;
 	}
-	validate(&self->s, &self->e, &self->st);
+	spe_session_validate(&self->s, &self->e, &self->st, NULL, NULL);
 	EXPECT_VALID(&self->st);
 	spe_session_close(&self->s);
 
@@ -520,34 +541,13 @@ TEST_F(buf, injected_fault_reported)
 	spe_wl_ldst(wl_buf, WL_WORDS - 1, 5000);
 	spe_disable(&self->s);
 	spe_session_collect(&self->s);
-	validate(&self->s, &self->e, &self->st);
+	spe_session_validate(&self->s, &self->e, &self->st, NULL, NULL);
 	EXPECT_VALID(&self->st);
 	EXPECT_EQ(0, self->s.n_truncated);
 	EXPECT_GT(self->st.in_ldst_loop, 10);
 }
 
 /* ---- privilege ---- */
-
-static int write_paranoid(int level)
-{
-	char v[8];
-
-	snprintf(v, sizeof(v), "%d", level);
-	return spe_write_file("/proc/sys/kernel/perf_event_paranoid", v);
-}
-
-static int read_paranoid(void)
-{
-	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
-	int v = 2;
-
-	if (f) {
-		if (fscanf(f, "%d", &v) != 1)
-			v = 2;
-		fclose(f);
-	}
-	return v;
-}
 
 #ifndef CAP_PERFMON
 #define CAP_PERFMON	38
@@ -610,8 +610,7 @@ static int unpriv_try_caps(const struct spe_pmu_info *p, uint64_t config, int ex
 		e.el_user_only = excl_kernel;
 		e.buf = wl_buf;
 		e.buf_len = sizeof(wl_buf);
-		e.first_idx_align = s.first_idx;
-		spe_validate(s.data, s.len, &e, &st, NULL, NULL);
+		spe_session_validate(&s, &e, &st, NULL, NULL);
 		if (st.with_ctx)
 			ret |= 1;
 		if (st.violations || !st.in_ldst_loop) {
@@ -645,11 +644,12 @@ static int unpriv_try(const struct spe_pmu_info *p, uint64_t config, int excl_ke
 
 TEST_F(buf, unprivileged_paranoid_levels)
 {
-	int old = read_paranoid(), r, ctx = (int)spe_env_long("SPE_EXP_PID_CTX", -1);
+	int r, ctx = (int)spe_env_long("SPE_EXP_PID_CTX", -1);
 	int pk = (int)spe_env_long("SPE_EXP_PARANOID_KERNEL", 1);
 
 	if (getuid() != 0)
 		SKIP(return, "needs root to change perf_event_paranoid");
+	self->paranoid = read_paranoid();
 	ASSERT_EQ(0, write_paranoid(2));
 	/* 2: own user space only; no kernel data (PA, PCT, context). */
 	r = unpriv_try(&self->p, 0, 1);
@@ -677,7 +677,6 @@ TEST_F(buf, unprivileged_paranoid_levels)
 	ASSERT_EQ(0, write_paranoid(0));
 	r = unpriv_try_cpu(&self->p, 0, 1, -1, 0);
 	EXPECT_TRUE(r & 0x80) TH_LOG("per-CPU at paranoid 0: %d", r);
-	write_paranoid(old);
 }
 
 /*
@@ -718,11 +717,12 @@ static int unpriv_sw_event(int perfmon)
  */
 TEST_F(buf, unprivileged_paranoid_extremes)
 {
-	int old = read_paranoid(), r, ref, ctx = (int)spe_env_long("SPE_EXP_PID_CTX", -1);
+	int r, ref, ctx = (int)spe_env_long("SPE_EXP_PID_CTX", -1);
 	int pk = (int)spe_env_long("SPE_EXP_PARANOID_KERNEL", 1);
 
 	if (getuid() != 0)
 		SKIP(return, "needs root to change perf_event_paranoid");
+	self->paranoid = read_paranoid();
 	ASSERT_EQ(0, write_paranoid(-1));
 	r = unpriv_try(&self->p, 0, 0);
 	EXPECT_TRUE(r & 0x80) TH_LOG("kernel sampling at paranoid -1: %d", r);
@@ -750,7 +750,6 @@ TEST_F(buf, unprivileged_paranoid_extremes)
 	}
 	EXPECT_EQ(EACCES, unpriv_try(&self->p, 0, 0)) TH_LOG("kernel sampling at paranoid 3");
 	TH_LOG("paranoid 3: a user-only software event gives %d", ref);
-	write_paranoid(old);
 }
 
 /*
@@ -761,10 +760,11 @@ TEST_F(buf, unprivileged_paranoid_extremes)
  */
 TEST_F(buf, cap_perfmon_is_privileged)
 {
-	int old = read_paranoid(), r, lvl, ctx = (int)spe_env_long("SPE_EXP_PID_CTX", -1);
+	int r, lvl, ctx = (int)spe_env_long("SPE_EXP_PID_CTX", -1);
 
 	if (getuid() != 0)
 		SKIP(return, "needs root to change perf_event_paranoid and grant CAP_PERFMON");
+	self->paranoid = read_paranoid();
 	for (lvl = 2; lvl <= 3; lvl++) {
 		ASSERT_EQ(0, write_paranoid(lvl));
 		if (lvl == 3) {
@@ -787,7 +787,6 @@ TEST_F(buf, cap_perfmon_is_privileged)
 		EXPECT_TRUE(r & 0x80) TH_LOG("CAP_PERFMON, per-CPU pa/pct, paranoid %d: %d", lvl, r);
 		EXPECT_EQ(0, r & 2);
 	}
-	write_paranoid(old);
 }
 
 /* ---- CPU hotplug ---- */
@@ -838,8 +837,7 @@ TEST_F(buf, hotplug_per_task)
 	spe_wl_ldst(va_slice(2), WL_WORDS / 4 - 1, iters);
 	spe_disable(&self->s);
 	ASSERT_EQ(0, spe_session_collect(&self->s));
-	self->e.first_idx_align = self->s.first_idx;
-	spe_validate(self->s.data, self->s.len, &self->e, &self->st, slice_hook, seen);
+	spe_session_validate(&self->s, &self->e, &self->st, slice_hook, seen);
 	EXPECT_VALID(&self->st);
 	TH_LOG("records per slice: %llu %llu %llu", (unsigned long long)seen[0],
 	       (unsigned long long)seen[1], (unsigned long long)seen[2]);
@@ -866,8 +864,7 @@ TEST_F(buf, hotplug_per_cpu)
 	ASSERT_EQ(0, spe_set_cpu_online(1, 1));
 	spe_disable(&self->s);
 	spe_session_collect(&self->s);
-	self->e.first_idx_align = self->s.first_idx;
-	spe_validate(self->s.data, self->s.len, &self->e, &self->st, NULL, NULL);
+	spe_session_validate(&self->s, &self->e, &self->st, NULL, NULL);
 	EXPECT_VALID(&self->st);
 	EXPECT_GT(self->st.in_ldst_loop, 10) TH_LOG("data recorded before the CPU went offline");
 	spe_session_close(&self->s);
@@ -878,8 +875,7 @@ TEST_F(buf, hotplug_per_cpu)
 	spe_wl_ldst(wl_buf, WL_WORDS - 1, 20000);
 	spe_disable(&self->s);
 	spe_session_collect(&self->s);
-	self->e.first_idx_align = self->s.first_idx;
-	spe_validate(self->s.data, self->s.len, &self->e, &self->st, NULL, NULL);
+	spe_session_validate(&self->s, &self->e, &self->st, NULL, NULL);
 	EXPECT_VALID(&self->st);
 	EXPECT_GT(self->st.in_ldst_loop, 10);
 }

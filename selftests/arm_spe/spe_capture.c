@@ -74,13 +74,17 @@ static inline uint64_t cntvct(void)
 }
 
 /*
- * Open a session (pid/cpu), run the workload, collect and validate.
- * Returns 0, or -1 when the open failed (errno kept).
+ * Open a session (pid/cpu), run the workload, collect and validate (with
+ * @hook on every record, if given). Returns 0, or -1 when the open failed
+ * (errno kept).
  */
-static int capture(const struct spe_pmu_info *p, struct perf_event_attr *a,
-		   pid_t pid, int cpu, enum wl w, struct spe_expect *e,
-		   struct spe_stats *st, struct spe_session *s)
+static int capture_hook(const struct spe_pmu_info *p, struct perf_event_attr *a,
+			pid_t pid, int cpu, enum wl w, struct spe_expect *e,
+			struct spe_stats *st, struct spe_session *s,
+			spe_rec_hook hook, void *arg)
 {
+	int overwritten;
+
 	if (spe_session_open(s, a, pid, cpu, 8, 256, 0))
 		return -1;
 	cap_t0 = cntvct();
@@ -89,9 +93,7 @@ static int capture(const struct spe_pmu_info *p, struct perf_event_attr *a,
 	run_wl(w, 4, s);
 	spe_disable(s);
 	cap_t1 = cntvct();
-	if (spe_session_collect(s))
-		spe_violation(st, "AUX data overwritten before it was read");
-	e->first_idx_align = s->first_idx;
+	overwritten = spe_session_collect(s);
 	if (w == WL_MISALIGN) {
 		e->buf = mis_buf;
 		e->buf_len = sizeof(mis_buf);
@@ -99,8 +101,18 @@ static int capture(const struct spe_pmu_info *p, struct perf_event_attr *a,
 		e->buf = wl_buf;
 		e->buf_len = sizeof(wl_buf);
 	}
-	spe_validate(s->data, s->len, e, st, NULL, NULL);
+	spe_session_validate(s, e, st, hook, arg);
+	/* After spe_validate(), which starts *st afresh. */
+	if (overwritten)
+		spe_violation(st, "AUX data overwritten before it was read");
 	return 0;
+}
+
+static int capture(const struct spe_pmu_info *p, struct perf_event_attr *a,
+		   pid_t pid, int cpu, enum wl w, struct spe_expect *e,
+		   struct spe_stats *st, struct spe_session *s)
+{
+	return capture_hook(p, a, pid, cpu, w, e, st, s, NULL, NULL);
 }
 
 static int expect_ctx(void)
@@ -253,21 +265,22 @@ static void ktext_hook(const struct spe_record *r, void *arg, struct spe_stats *
 TEST_F(cap, kernel_only)
 {
 	uint64_t k[3] = { 0 };
+	int have_text = !kernel_text(&k[0], &k[1]);
 
 	self->a.exclude_user = 1;
 	self->a.exclude_kernel = 0;
 	self->e.el_user_only = 0;
 	self->e.el_kernel_only = 1;
-	ASSERT_OPEN(capture(&self->p, &self->a, 0, -1, WL_SYSCALL, &self->e, &self->st, &self->s), &self->s);
+	ASSERT_OPEN(capture_hook(&self->p, &self->a, 0, -1, WL_SYSCALL, &self->e, &self->st,
+				 &self->s, have_text ? ktext_hook : NULL, k), &self->s);
 	log_stats(_metadata, &self->st, &self->s);
 	EXPECT_VALID(&self->st);
 	EXPECT_GT(self->st.el_kernel, 10);
 	EXPECT_EQ(0, self->st.el0);
 	/* The syscall path runs in the kernel image's text. */
-	if (kernel_text(&k[0], &k[1])) {
+	if (!have_text) {
 		TH_LOG("no _stext/_etext in /proc/kallsyms: kernel text range not checked");
 	} else {
-		spe_validate(self->s.data, self->s.len, &self->e, &self->st, ktext_hook, k);
 		EXPECT_GE(k[2] * 10, self->st.el_kernel * 9)
 			TH_LOG("%llu of %llu kernel PCs in [%#llx, %#llx)",
 			       (unsigned long long)k[2], (unsigned long long)self->st.el_kernel,
@@ -445,8 +458,8 @@ TEST_F(cap, min_latency)
 	ASSERT_OPEN(capture(&self->p, &self->a, 0, -1, WL_LDST, &self->e, &all, &self->s), &self->s);
 	spe_session_close(&self->s);
 	self->a.config2 = min;
-	ASSERT_OPEN(capture(&self->p, &self->a, 0, -1, WL_LDST, &self->e, &self->st, &self->s), &self->s);
-	spe_validate(self->s.data, self->s.len, &self->e, &self->st, lat_hook, &min);
+	ASSERT_OPEN(capture_hook(&self->p, &self->a, 0, -1, WL_LDST, &self->e, &self->st,
+				 &self->s, lat_hook, &min), &self->s);
 	log_stats(_metadata, &self->st, &self->s);
 	EXPECT_VALID(&self->st);
 	EXPECT_LT(self->st.records, all.records);
@@ -571,8 +584,8 @@ static void fpf_capture(struct __test_metadata *_metadata, FIXTURE_DATA(cap) *se
 {
 	memset(c, 0, sizeof(*c));
 	c->expect_flags = spe_env_long("SPE_EXP_EFT", 0) == 1;
-	ASSERT_OPEN(capture(&self->p, &self->a, 0, -1, WL_SIMDFP, &self->e, &self->st, &self->s), &self->s);
-	spe_validate(self->s.data, self->s.len, &self->e, &self->st, fpf_hook, c);
+	ASSERT_OPEN(capture_hook(&self->p, &self->a, 0, -1, WL_SIMDFP, &self->e, &self->st,
+				 &self->s, fpf_hook, c), &self->s);
 	EXPECT_VALID(&self->st);
 	TH_LOG("%llu records: ASE %llu FP %llu (ASE only %llu, FP only %llu, both %llu); workload %llu, %llu mismatched (first pc %#llx)",
 	       (unsigned long long)c->records, (unsigned long long)c->ase,

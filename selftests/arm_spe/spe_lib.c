@@ -247,8 +247,6 @@ static void read_ring(struct spe_session *s)
 			uint64_t aoff = v[0], asz = v[1], fl = v[2];
 
 			s->n_aux_recs++;
-			if (!asz)
-				s->n_aux_empty++;
 			s->aux_flags_or |= fl;
 			if (fl & PERF_AUX_FLAG_TRUNCATED)
 				s->n_truncated++;
@@ -267,8 +265,6 @@ static void read_ring(struct spe_session *s)
 			}
 		} else if (h.type == PERF_RECORD_LOST) {
 			s->n_lost++;
-		} else {
-			s->n_other++;
 		}
 		tail += h.size;
 	}
@@ -426,8 +422,6 @@ static void check_record(const struct spe_record *r, const struct spe_expect *e,
 		if ((pc >> 48) != 0xffff)
 			spe_violation(st, "EL%u record with a user PC %#llx", el,
 				      (unsigned long long)pc);
-		else
-			st->in_kernel_text++;
 	}
 	if (r->present & SPE_REC_TIMESTAMP) {
 		st->with_ts++;
@@ -476,8 +470,6 @@ static void check_record(const struct spe_record *r, const struct spe_expect *e,
 			st->ev_misaligned++;
 		if (r->events & SPE_EV_BIT(SPE_EV_RETIRED))
 			st->ev_retired++;
-		if (r->events & SPE_EV_BIT(SPE_EV_EXCEPTION))
-			st->ev_exception++;
 	}
 
 	if (el != 0 || !in(pc, __executable_start, etext))
@@ -527,8 +519,6 @@ static void check_record(const struct spe_record *r, const struct spe_expect *e,
 				      (unsigned long long)pc);
 	}
 	va = spe_addr_va_sext(r->addr[SPE_ADDR_IDX_DATA_VA]) & 0x00ffffffffffffffull;
-	if (r->present & SPE_REC_DATA_VA)
-		st->with_va++;
 	if (in(pc, (const void *)spe_wl_ldst, spe_wl_ldst_end)) {
 		st->in_ldst++;
 		if (in(pc, spe_wl_ldst_loop, spe_wl_ldst_end)) {
@@ -561,6 +551,13 @@ static void check_record(const struct spe_record *r, const struct spe_expect *e,
 			spe_violation(st, "misaligned load at %#llx, expected %p+1",
 				      (unsigned long long)va, e->buf);
 	}
+}
+
+unsigned int spe_session_validate(const struct spe_session *s, struct spe_expect *e,
+				  struct spe_stats *st, spe_rec_hook hook, void *arg)
+{
+	e->first_idx_align = s->first_idx;
+	return spe_validate(s->data, s->len, e, st, hook, arg);
 }
 
 unsigned int spe_validate(const uint8_t *data, size_t len,

@@ -54,13 +54,13 @@ struct spe_session {
 	uint64_t read_idx;	/* next aux index to read */
 
 	/* PERF_RECORD_AUX records seen */
-	unsigned int n_aux_recs, n_aux_empty;
+	unsigned int n_aux_recs;
 	uint64_t aux_flags_or;	/* OR of all flags */
 	unsigned int n_truncated, n_partial, n_collision;
 	uint64_t aux_rec_bytes;	/* sum of aux_size */
 	uint64_t partial_bytes;	/* sum of aux_size of PARTIAL records */
 	uint64_t partial_off;	/* aux_offset of the last PARTIAL record */
-	unsigned int n_lost, n_other;
+	unsigned int n_lost;
 	int aux_rec_bad;	/* a record's range is not contiguous */
 	uint64_t aux_rec_next;	/* expected aux_offset of the next record */
 };
@@ -164,10 +164,10 @@ struct spe_expect {
 struct spe_stats {
 	uint64_t records, bytes, pad_bytes;
 	uint64_t el0, el_kernel;
-	uint64_t in_ldst, in_ldst_loop, in_branch, in_misalign, in_own_text, in_kernel_text;
+	uint64_t in_ldst, in_ldst_loop, in_branch, in_misalign, in_own_text;
 	uint64_t loads, stores, branches, others;	/* by Operation Type */
-	uint64_t ev_not_taken, ev_misaligned, ev_retired, ev_exception;
-	uint64_t with_ctx, with_ts, with_va, with_pa;
+	uint64_t ev_not_taken, ev_misaligned, ev_retired;
+	uint64_t with_ctx, with_ts, with_pa;
 	uint64_t loop_mem, loop_mem_pa;
 	uint64_t loop_loads, loop_loads_ds, with_ds;	/* Data Source */	/* ldst loop loads/stores, with a PA */
 	uint64_t min_ts, max_ts;
@@ -184,6 +184,9 @@ struct spe_stats {
  */
 typedef void (*spe_rec_hook)(const struct spe_record *r, void *arg,
 			     struct spe_stats *st);
+/* spe_validate() of what a session collected, aligned from its first index. */
+unsigned int spe_session_validate(const struct spe_session *s, struct spe_expect *e,
+				  struct spe_stats *st, spe_rec_hook hook, void *arg);
 unsigned int spe_validate(const uint8_t *data, size_t len,
 			  const struct spe_expect *e, struct spe_stats *st,
 			  spe_rec_hook hook, void *arg);
