@@ -89,14 +89,8 @@ if want vm; then
 		printf "%s\n" "module_nospe${T}120${T}./module_nospe.sh ./arm_spe_perf.ko" >build/vm/nospe.list
 		run_suite vm-nospe tools/vm/run.sh --suite vm-nospe --kernel "$kid" --qemu "$(command -v qemu-system-aarch64)" \
 			--list build/vm/nospe.list --file "$ko:/tests/" --file selftests/arm_spe/module_nospe.sh:/tests/
-		if [ -n "$qemu_spe" ]; then
-			printf '%s\n' "module_load${T}120${T}./module_load.sh ./arm_spe_perf.ko" >build/vm/spe.list
-			run_suite vm-spe tools/vm/run.sh --suite vm-spe --kernel "$kid" --qemu "$qemu_spe" \
-				--list build/vm/spe.list --file "$ko:/tests/" --file selftests/arm_spe/module_load.sh:/tests/
-		else
-			suite_error vm-spe "no SPE-enabled QEMU to run it on"
-		fi
 	fi
+	# With SPE, module_load.sh runs first in the selftests' default boot.
 	if [ -n "$qemu_spe" ]; then
 		run_suite selftests selftests/arm_spe/vm-suite.sh "$qemu_spe" "$kid"
 		run_suite perf tools/perf/vm-suite.sh "$qemu_spe" "$kid"
@@ -108,19 +102,15 @@ if want vm; then
 	fi
 fi
 
-# The debug kernel (KASAN, lockdep, kmemleak, ...): the module's load and
-# unload and the selftests again; any splat or leak fails.
+# The debug kernel (KASAN, lockdep, kmemleak, ...): the selftests' default
+# boot (module load/unload included) and the stress suite; any splat or
+# leak fails.
 if want debug; then
 	if [ -z "$qemu_spe" ]; then
 		suite_error debug "no SPE-enabled QEMU to run it on"
-	elif ! tools/kernels/kmake.sh debug W=1 modules >build/logs/debug-module.log 2>&1; then
+	elif ! tools/kernels/kmake.sh debug modules >build/logs/debug-module.log 2>&1; then
 		suite_error debug "the debug kernel or the module for it does not build (build/logs/debug-module.log)"
 	else
-		T=$'\t'
-		printf '%s\n' "module_load${T}300${T}./module_load.sh ./arm_spe_perf.ko" >build/vm/debug.list
-		run_suite vm-debug tools/vm/run.sh --suite vm-debug --kernel debug --qemu "$qemu_spe" \
-			--list build/vm/debug.list --file build/debug/arm_spe_perf.ko:/tests/ \
-			--file selftests/arm_spe/module_load.sh:/tests/
 		run_suite selftests-debug selftests/arm_spe/vm-suite.sh "$qemu_spe" debug default
 		run_suite stress-debug tools/stress/vm-suite.sh "$qemu_spe" debug
 	fi
