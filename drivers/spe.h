@@ -130,6 +130,7 @@ int spe_pmu_register(struct spe_pmu *spe);
 void spe_pmu_unregister(struct spe_pmu *spe);
 u64 spe_aux_end(struct spe_pmu *spe, struct perf_output_handle *h,
 		u32 aux_flags, u64 pmbsr);
+void spe_aux_truncate(struct spe_pmu *spe, struct perf_output_handle *h);
 int spe_aux_begin(struct spe_pmu *spe, struct perf_output_handle *h,
 		  struct perf_event *event);
 void spe_program_event(struct spe_pmu *spe, struct perf_event *event);

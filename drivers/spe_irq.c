@@ -187,14 +187,8 @@ irqreturn_t spe_pmu_irq_handler(int irq, void *dev)
 		if (!ret && c->idle_restarts > SPE_MAX_IDLE_RESTARTS) {
 			/* No progress: end the new transaction, truncated. */
 			spe_disable_and_drain_local();
-			if (perf_get_aux(h)) {
-				perf_aux_output_flag(h, PERF_AUX_FLAG_TRUNCATED);
-				spe_stat_add(spe, SPE_STAT_TRUNCATED, 1);
-				spe_stat_add(spe, SPE_STAT_OUTPUTS, 1);
-				trace_spe_aux_output(smp_processor_id(), 0,
-						     PERF_AUX_FLAG_TRUNCATED);
-				perf_aux_output_end(h, 0);
-			}
+			if (perf_get_aux(h))
+				spe_aux_truncate(spe, h);
 			ret = -EIO;
 		}
 		if (ret) {

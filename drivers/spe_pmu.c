@@ -64,6 +64,19 @@ static void spe_pad(struct perf_output_handle *h, u64 len)
 }
 
 /*
+ * End the open transaction empty and TRUNCATED (perf core then disables
+ * the event): counted and traced like every other transaction.
+ */
+void spe_aux_truncate(struct spe_pmu *spe, struct perf_output_handle *h)
+{
+	perf_aux_output_flag(h, PERF_AUX_FLAG_TRUNCATED);
+	spe_stat_add(spe, SPE_STAT_TRUNCATED, 1);
+	spe_stat_add(spe, SPE_STAT_OUTPUTS, 1);
+	trace_spe_aux_output(smp_processor_id(), 0, PERF_AUX_FLAG_TRUNCATED);
+	perf_aux_output_end(h, 0);
+}
+
+/*
  * Normal mode: the window runs from the (aligned) head to the first of:
  * the end of the buffer, the page holding unread data (tail) and the page
  * after the wakeup watermark, so that a buffer full event doubles as the
@@ -123,11 +136,7 @@ static u64 spe_next_limit(struct spe_pmu *spe, struct perf_output_handle *h)
 			h->size);
 	}
 
-	perf_aux_output_flag(h, PERF_AUX_FLAG_TRUNCATED);
-	spe_stat_add(spe, SPE_STAT_TRUNCATED, 1);
-	spe_stat_add(spe, SPE_STAT_OUTPUTS, 1);
-	trace_spe_aux_output(smp_processor_id(), 0, PERF_AUX_FLAG_TRUNCATED);
-	perf_aux_output_end(h, 0);
+	spe_aux_truncate(spe, h);
 	return 0;
 }
 
