@@ -6,6 +6,11 @@
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 2
+# `make -s modules-all` must not silence kbuild's CHECK lines that the
+# sparse step reads, nor may the caller's CROSS_COMPILE or CFLAGS leak in.
+# shellcheck source=lib/suite.sh
+. tools/lib/suite.sh
+suite_hermetic
 pass=0 fail=0 skip=0 n=0
 mkdir -p build/logs
 result() { # STATUS NAME [LOG]

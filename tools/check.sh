@@ -12,33 +12,22 @@ cd "$top" || exit 2
 SPE_LOG_TAG=check
 # shellcheck source=lib/apt.sh
 . tools/lib/apt.sh
+# shellcheck source=lib/suite.sh
+. tools/lib/suite.sh
+suite_hermetic
 mkdir -p build/logs
-summary=()
+SUITE_SUMMARY=()
 t_total=$(date +%s)
 
 want() { [ -z "${CHECK_ONLY:-}" ] || [[ " $CHECK_ONLY " == *" $1 "* ]]; }
 
-# run_suite NAME CMD...: run a suite, show its output, keep its summary line.
-# A suite that prints no summary line counts as one failure.
+# run_suite NAME [--as LINE_NAME] CMD...: judge one suite (tools/lib/suite.sh).
 run_suite() {
-	local name=$1 log=build/logs/suite-$1.log start line
+	local name=$1 as=$1
 	shift
-	start=$(date +%s)
-	echo "=== $name: $*"
-	"$@" 2>&1 | tee "$log"
-	line=$(grep -E '^[A-Za-z0-9_./-]+: [0-9]+ passed, [0-9]+ failed(, [0-9]+ skipped)?$' "$log" | tail -n1)
-	if [ -z "$line" ]; then
-		line="$name: 0 passed, 1 failed, 0 skipped"
-		echo "not ok - $name printed no result line (see $log)"
-	fi
-	case $line in *skipped) ;; *) line="$line, 0 skipped" ;; esac
-	# Name the line after the stage's suite (one runner may serve two).
-	line="$name: ${line#*: }"
-	summary+=("$line ($(($(date +%s) - start))s)")
+	if [ "$1" = --as ]; then as=$2; shift 2; fi
+	suite_run "$name" "$as" "build/logs/suite-$name.log" "$@"
 }
-
-# A suite that cannot run at all: one failure with the reason.
-suite_error() { summary+=("$1: 0 passed, 1 failed, 0 skipped (error: $2)"); echo "not ok - $1: $2"; }
 
 if want deps; then
 	start=$(date +%s)
@@ -50,6 +39,7 @@ if want deps; then
 fi
 
 if want host; then
+	run_suite runner tools/test_suite_runner.sh
 	run_suite harness-parser python3 tools/vm/test_parse_log.py
 	if [ -f tools/decoder/Makefile ]; then
 		run_suite decoder make -s -C tools/decoder check
@@ -111,8 +101,8 @@ if want debug; then
 	elif ! tools/kernels/kmake.sh debug modules >build/logs/debug-module.log 2>&1; then
 		suite_error debug "the debug kernel or the module for it does not build (build/logs/debug-module.log)"
 	else
-		run_suite selftests-debug selftests/arm_spe/vm-suite.sh "$qemu_spe" debug default
-		run_suite stress-debug tools/stress/vm-suite.sh "$qemu_spe" debug
+		run_suite selftests-debug --as selftests selftests/arm_spe/vm-suite.sh "$qemu_spe" debug default
+		run_suite stress-debug --as stress tools/stress/vm-suite.sh "$qemu_spe" debug
 	fi
 fi
 
@@ -122,11 +112,4 @@ fi
 
 echo
 echo "=== summary (wall time $(($(date +%s) - t_total))s)"
-p=0 f=0 s=0
-for line in "${summary[@]}"; do
-	echo "$line"
-	read -r a b c < <(sed -E 's/^[^:]+: ([0-9]+) passed, ([0-9]+) failed, ([0-9]+) skipped.*/\1 \2 \3/' <<<"$line")
-	p=$((p + a)); f=$((f + b)); s=$((s + c))
-done
-echo "total: $p passed, $f failed, $s skipped"
-[ "$f" -eq 0 ]
+suite_total
