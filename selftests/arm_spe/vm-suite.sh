@@ -64,6 +64,11 @@ kmaj=${KVER%%.*} kmin=${KVER#*.}
 kmin=${kmin%%.*}
 [ "$kmaj" -gt 6 ] || { [ "$kmaj" -eq 6 ] && [ "$kmin" -ge 8 ]; } && paranoid_kernel=1
 
+# The debug kernel (KASAN, lockdep, kmemleak) runs the same tests about
+# three times slower under TCG: its timeouts scale so that a slow but
+# healthy run is not taken for a hang.
+tscale=1
+[ "$kid" = debug ] && tscale=3
 T=$'\t'
 tot_p=0 tot_f=0 tot_s=0
 # boot NAME QEMU_CPU_PROPS TESTS...
@@ -107,14 +112,14 @@ boot() {
 	{
 		for t in "$@"; do
 			case $t in
-			module_load) echo "module_load${T}120${T}./module_load.sh ./arm_spe_perf.ko" ;;
-			load) echo "load${T}30${T}insmod ./arm_spe_perf.ko" ;;
-			unload) echo "unload${T}30${T}rmmod arm_spe_perf" ;;
+			module_load) echo "module_load${T}$((120 * tscale))${T}./module_load.sh ./arm_spe_perf.ko" ;;
+			load) echo "load${T}$((30 * tscale))${T}insmod ./arm_spe_perf.ko" ;;
+			unload) echo "unload${T}$((30 * tscale))${T}rmmod arm_spe_perf" ;;
 			# The injected fault fires once per machine, on the Nth
 			# record written by any CPU (N counts them all together):
 			# nothing else may write records first.
-			fault) echo "fault${T}120${T}. ./env && ./spe_buffer -t injected_fault_reported" ;;
-			*) echo "$t${T}240${T}. ./env && ./spe_$t" ;;
+			fault) echo "fault${T}$((120 * tscale))${T}. ./env && ./spe_buffer -t injected_fault_reported" ;;
+			*) echo "$t${T}$((240 * tscale))${T}. ./env && ./spe_$t" ;;
 			esac
 		done
 	} >"$dir/list"
@@ -124,7 +129,7 @@ boot() {
 		files+=(--file "$out/bin/spe_$t:/tests/")
 	done
 	vm_suite_boot "selftests-$name" "$dir/result" --kernel "$kid" --qemu "$qemu" \
-		--cpu "max${props:+,$props}" ${machine:+--machine "$machine"} --timeout 600 --list "$dir/list" \
+		--cpu "max${props:+,$props}" ${machine:+--machine "$machine"} --timeout $((600 * tscale)) --list "$dir/list" \
 		--log "$dir/console.log" "${files[@]}"
 }
 
