@@ -12,10 +12,15 @@ The guest (tools/vm/guest/init) frames each test with
     KASAN, UBSAN, kmemleak or hung-task report in the kernel's log;
   - "guest completed": fails when the guest did not reach its last line
     (panic, hang, host timeout).
+With --expected-skips FILE, every skip must be one the runner expected:
+FILE has one entry a line, "SUITE_GLOB<TAB>CASE_GLOB<TAB>why it is
+expected", matched (fnmatch) against the suite name and the case's name
+below the suite; an unexpected skip is a failure naming its reason.
 The last line is "SUITE: N passed, N failed, N skipped"; the exit status is
 1 when anything failed.
 """
 import argparse
+import fnmatch
 import re
 import sys
 
@@ -80,7 +85,37 @@ def splats_in(lines):
     return found
 
 
-def parse(log_lines, expected, suite, host_note=None):
+def load_expected_skips(path):
+    """Read a skip manifest: a list of (suite glob, case glob)."""
+    entries = []
+    with open(path) as f:
+        for ln in f:
+            if not ln.strip() or ln.startswith("#"):
+                continue
+            fields = ln.rstrip("\n").split("\t")
+            if len(fields) < 3 or not fields[2].strip():
+                raise ValueError(f"{path}: want SUITE<TAB>CASE<TAB>WHY: {ln.strip()}")
+            entries.append((fields[0], fields[1]))
+    return entries
+
+
+def skip_expected(entries, suite, case):
+    return any(fnmatch.fnmatchcase(suite, s) and fnmatch.fnmatchcase(case, c)
+               for s, c in entries)
+
+
+def judge_skips(res, suite, entries):
+    """Turn every skip the manifest does not list into a failure."""
+    for i, ln in enumerate(res.lines):
+        m = re.match(r"^ok (\d+) - (.*?) # SKIP (.*)$", ln)
+        if not m or skip_expected(entries, suite, m.group(2)[len(suite) + 1:]):
+            continue
+        res.nskip -= 1
+        res.nfail += 1
+        res.lines[i] = f"not ok {m.group(1)} - {m.group(2)} # unexpected skip: {m.group(3)}"
+
+
+def parse(log_lines, expected, suite, host_note=None, expected_skips=None):
     res = Result()
     tests = {}
     order = []
@@ -166,6 +201,8 @@ def parse(log_lines, expected, suite, host_note=None):
         res.add("fail", f"{suite}/guest completed", host_note or "the guest stopped before its last line")
     else:
         res.add("pass", f"{suite}/guest completed")
+    if expected_skips is not None:
+        judge_skips(res, suite, expected_skips)
     return res, sp
 
 
@@ -186,7 +223,9 @@ def main():
     ap.add_argument("--suite", default="vm")
     ap.add_argument("--list", help="the guest's test list: every test in it must report")
     ap.add_argument("--host-note", help="why the host stopped the guest, if it did")
+    ap.add_argument("--expected-skips", help="the skip manifest: any other skip fails")
     a = ap.parse_args()
+    skips = load_expected_skips(a.expected_skips) if a.expected_skips else None
     expected = None
     if a.list:
         expected = []
@@ -195,7 +234,7 @@ def main():
                 if ln.strip() and not ln.startswith("#"):
                     expected.append(ln.split("\t", 1)[0])
     with open(a.log, errors="replace") as f:
-        res, sp = parse(f, expected, a.suite, a.host_note)
+        res, sp = parse(f, expected, a.suite, a.host_note, skips)
     for w, ln in sp[:20]:
         print(f"# kernel {w}: {ln}")
     print("TAP version 13")

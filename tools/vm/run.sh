@@ -4,12 +4,14 @@
 #
 #   run.sh --list LIST [--suite NAME] [--kernel ID] [--qemu PATH]
 #          [--cpu CPU] [--smp N] [--mem MB] [--timeout S] [--append ARGS]
-#          [--machine OPTS] [--log FILE] [--file SRC:DST]...
+#          [--machine OPTS] [--log FILE] [--expected-skips FILE]
+#          [--file SRC:DST]...
 #
 # LIST: one test a line, NAME<TAB>TIMEOUT<TAB>COMMAND (see guest/init).
 # --kernel: a series id of tools/kernels/series.conf (default: the default).
 # --qemu: the emulator; default $QEMU, else the system's.
 # --machine: extra -M virt options, e.g. virtualization=on (kernel at EL2).
+# --expected-skips: the skip manifest (parse_log.py): any other skip fails.
 # On a hang the vCPUs' registers are saved to LOG.regs before QEMU is
 # stopped (through the HMP monitor socket).
 # The guest's own result lines decide, never QEMU's exit status: a panic, a
@@ -22,7 +24,7 @@ SPE_LOG_TAG=vm
 # shellcheck source=../lib/apt.sh
 . "$here/../lib/apt.sh"
 
-suite=vm list="" kid="" qemu=${QEMU:-} cpu=max smp=2 mem=1024 tmo=300 append="" log="" machine=""
+suite=vm list="" skips="" kid="" qemu=${QEMU:-} cpu=max smp=2 mem=1024 tmo=300 append="" log="" machine=""
 files=()
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -37,6 +39,7 @@ while [ $# -gt 0 ]; do
 	--append) append=$2; shift ;;
 	--machine) machine=$2; shift ;;
 	--log) log=$2; shift ;;
+	--expected-skips) skips=$2; shift ;;
 	--file) files+=("$2"); shift ;;
 	-h|--help) sed -n '2,20s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	*) spe_die "unknown option $1 (see --help)" ;;
@@ -104,4 +107,5 @@ elif [ "$qrc" -ne 0 ]; then
 fi
 args=(--suite "$suite" --list "$list")
 [ -n "$note" ] && args+=(--host-note "$note")
+[ -n "$skips" ] && args+=(--expected-skips "$skips")
 python3 "$here/parse_log.py" "$log" "${args[@]}"

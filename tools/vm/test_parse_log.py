@@ -51,6 +51,32 @@ class ParseLog(unittest.TestCase):
         self.assertEqual(st["s/a"], "skip")
         self.assertEqual(st["s/b"], "fail")
 
+    def test_unexpected_skip_fails(self):
+        lines = [BOOT, "@@SPE@@ begin a", "TAP version 13", "ok 1 c.one # SKIP FnE implemented",
+                 "ok 2 c.two # SKIP no tracefs", "ok 3 c.three", "@@SPE@@ end a rc=0",
+                 "@@SPE@@ begin b", "no spe here", "@@SPE@@ end b rc=4", DONE]
+        manifest = [("s", "a/c.one"), ("x*", "b")]
+        res, _ = parse_log.parse(log(*lines), None, "s", expected_skips=manifest)
+        st = statuses(res)
+        self.assertEqual(st["s/a/c.one"], "skip")
+        self.assertEqual(st["s/a/c.two"], "fail")
+        self.assertIn("unexpected skip: no tracefs", res.lines[1])
+        self.assertEqual(st["s/b"], "fail")
+        self.assertEqual((res.npass, res.nfail, res.nskip), (3, 2, 1))
+        # Without a manifest a skip stays a skip.
+        res, _ = parse_log.parse(log(*lines), None, "s")
+        self.assertEqual((res.nfail, res.nskip), (0, 3))
+
+    def test_skip_manifest_needs_a_reason(self):
+        import tempfile
+        with tempfile.NamedTemporaryFile("w", suffix=".skips", delete=False) as f:
+            f.write("# comment\ns\ta/*\tfeature absent\ns\tb\t\n")
+        try:
+            with self.assertRaises(ValueError):
+                parse_log.load_expected_skips(f.name)
+        finally:
+            os.unlink(f.name)
+
     def splat(self, text):
         _, st = self.run_parse([BOOT, "@@SPE@@ begin a", f"[   12.345678] {text}",
                                 "@@SPE@@ end a rc=0", DONE])
