@@ -145,9 +145,22 @@ struct spe_error {
 	int code;		/* enum spe_err */
 };
 
+/*
+ * Both iterators count the same way: on data that spe_decoder_next()
+ * decodes without an error, spe_decoder_next_packet() over the same bytes
+ * leaves identical stats (checked by tests/stats.c and the fuzz target).
+ * After an error they differ: the record iterator resynchronizes at a
+ * record boundary, the packet iterator one byte later.
+ */
 struct spe_decoder_stats {
-	uint64_t records;
-	uint64_t packets;	/* all packets, padding included */
+	uint64_t records;	/* records ended by End or Timestamp (D18.1.2) */
+	/*
+	 * Packets decoded, Padding excluded: every known, unknown or
+	 * reserved packet and every Alignment command counts once; Padding
+	 * bytes (D18.2.8), between records or inside one, count only in
+	 * pad_bytes. Bytes skipped while resynchronizing count in neither.
+	 */
+	uint64_t packets;
 	uint64_t pad_bytes;
 	uint64_t unknown;	/* unknown packets skipped */
 	uint64_t errors;

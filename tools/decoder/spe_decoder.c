@@ -494,7 +494,9 @@ int spe_decoder_next(struct spe_decoder *d, struct spe_record *rec)
 	p = buf + LOAD_POS(d);
 	/* D18.1.3: only padding (and [000] Alignment commands) between records. */
 	for (;;) {
+		start = p;
 		p = skip_padding(p, end);
+		d->stats.pad_bytes += (size_t)(p - start);
 		if (unlikely(p < end && (d->flags & SPE_DEC_LEGACY_ALIGN) &&
 			     (*p & SPE_ALIGN0_MASK) == SPE_ALIGN0_VAL &&
 			     end - p >= 2 && p[1] == SPE_ALIGN1_VAL && SPE_ALIGN_SIZE(*p))) {
@@ -504,7 +506,6 @@ int spe_decoder_next(struct spe_decoder *d, struct spe_record *rec)
 		}
 		break;
 	}
-	d->stats.pad_bytes += (size_t)(p - (buf + d->pos));
 	d->pos = (size_t)(p - buf);
 	if (p >= end)
 		return 0;
@@ -531,9 +532,11 @@ int spe_decoder_next(struct spe_decoder *d, struct spe_record *rec)
 		}
 		switch (TAB_CLS(e)) {
 		case K_PAD:
-			/* padding inside a record: allowed, not one of its packets */
+			/*
+			 * D18.2.8 padding inside a record: allowed, not one of
+			 * its packets, and not in stats.packets (see there).
+			 */
 			d->stats.pad_bytes++;
-			d->stats.packets++;
 			p++;
 			continue;
 		case K_END:
@@ -679,7 +682,7 @@ int spe_decoder_next_packet(struct spe_decoder *d, struct spe_packet *pkt)
 		pkt->len = (uint8_t)run;
 		pkt->hdr_len = 1;
 		pkt->offset = pos;
-		d->stats.packets++;
+		/* stats.packets excludes padding (see spe_decoder.h) */
 		d->stats.pad_bytes += run;
 		d->pos = pos + run;
 		return 1;

@@ -90,12 +90,16 @@ fi
 if grep -q 'warning:' "$LOG/build.log"; then
 	grep 'warning:' "$LOG/build.log" | head -5
 fi
+# the unit test programs (tools/decoder/tests/NAME.c, UNIT_TESTS in the Makefile)
+UNIT_TESTS="unit stats"
 say "== unit tests"
-"$OUT/unit" >"$LOG/unit.out" 2>&1
-tally "$LOG/unit.out"
-if ! grep -q '^PASS: \|^FAIL: ' "$LOG/unit.out"; then
-	case_fail unit "unit test binary produced no results (crashed?)"
-fi
+for t in $UNIT_TESTS; do
+	"$OUT/$t" >"$LOG/$t.out" 2>&1
+	tally "$LOG/$t.out"
+	if ! grep -q '^PASS: \|^FAIL: ' "$LOG/$t.out"; then
+		case_fail "$t" "test binary produced no results (crashed?)"
+	fi
+done
 
 # --- 2. unit tests under ASan+UBSan ----------------------------------------------
 SAN_CC=
@@ -114,14 +118,17 @@ else
 	SANF="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
 	if $MAKE -s OUT="$OUT/asan" CC="$SAN_CC" CFLAGS="$SANF" LDFLAGS="-fsanitize=address,undefined" \
 		all unit >"$LOG/asan-build.log" 2>&1; then
-		ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
-			"$OUT/asan/unit" asan: >"$LOG/asan-unit.out" 2>&1
-		rc=$?
-		tally "$LOG/asan-unit.out"
-		if [ $rc -ne 0 ] && ! grep -q '^FAIL: ' "$LOG/asan-unit.out"; then
-			grep -m5 -E 'ERROR|runtime error' "$LOG/asan-unit.out"
-			case_fail asan-unit "sanitizer reported an error (see $LOG/asan-unit.out)"
-		fi
+		for t in $UNIT_TESTS; do
+			ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
+				"$OUT/asan/$t" asan: >"$LOG/asan-$t.out" 2>&1
+			rc=$?
+			[ "$t" = unit ] || sed -i 's/^\(PASS\|FAIL\): /\1: asan:/' "$LOG/asan-$t.out"
+			tally "$LOG/asan-$t.out"
+			if [ $rc -ne 0 ] && ! grep -q '^FAIL: ' "$LOG/asan-$t.out"; then
+				grep -m5 -E 'ERROR|runtime error' "$LOG/asan-$t.out"
+				case_fail "asan-$t" "sanitizer reported an error (see $LOG/asan-$t.out)"
+			fi
+		done
 	else
 		sed -n '1,20p' "$LOG/asan-build.log"
 		case_fail asan-build "sanitizer build failed (see $LOG/asan-build.log)"

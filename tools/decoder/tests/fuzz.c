@@ -5,7 +5,8 @@
  *
  * Feeds arbitrary bytes to the record iterator (with and without legacy
  * Alignment handling), the packet iterator and the describers, checks
- * iterator invariants, and checks that every record decoded re-encodes to
+ * iterator invariants (among them: on error-free data both iterators leave
+ * the same stats), and checks that every record decoded re-encodes to
  * bytes that decode to the same fields.
  */
 #include <stdint.h>
@@ -97,6 +98,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				round_trip(&r);
 		}
 		REQUIRE(d.pos == size);
+	}
+
+	/* one definition of the stats: both iterators agree on error-free data */
+	for (pass = 0; pass < 2; pass++) {
+		struct spe_decoder_stats rs;
+
+		spe_decoder_init(&d, data, size, pass ? SPE_DEC_LEGACY_ALIGN : 0);
+		while (spe_decoder_next(&d, &r) != 0)
+			;
+		rs = d.stats;
+		if (rs.errors)
+			continue;
+		spe_decoder_init(&d, data, size, pass ? SPE_DEC_LEGACY_ALIGN : 0);
+		while (spe_decoder_next_packet(&d, &p) != 0)
+			;
+		REQUIRE(d.stats.records == rs.records && d.stats.packets == rs.packets &&
+			d.stats.pad_bytes == rs.pad_bytes && d.stats.unknown == rs.unknown &&
+			d.stats.errors == 0);
 	}
 
 	spe_decoder_init(&d, data, size, SPE_DEC_LEGACY_ALIGN);
