@@ -3,8 +3,9 @@
  * spe-decode: print an Arm SPE raw AUX buffer dump as a packet dump, as JSON
  * Lines (one object per record) or as a summary.
  *
- * Exit status: 0 success; 1 decode errors were found (0 with --lenient);
- * 2 usage or I/O error. See Documentation/decoder.rst.
+ * Exit status: 0 success; 1 decode errors were found (0 with --lenient),
+ * or with --strict a record flagged extra (unknown, reserved, IMPDEF or
+ * Alignment packets); 2 usage or I/O error. See Documentation/decoder.rst.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -23,6 +24,7 @@ enum mode { MODE_DUMP, MODE_JSON, MODE_SUMMARY };
 struct opts {
 	enum mode mode;
 	int lenient;
+	int strict;
 	unsigned int flags;
 	unsigned int counter_bits;
 	unsigned long max_errors;
@@ -46,6 +48,9 @@ static void usage(FILE *f)
 		"\n"
 		"Decoding:\n"
 		"  -l, --lenient         exit 0 even when decode errors were found\n"
+		"  -S, --strict          exit 1 also when a record holds an unknown packet or a\n"
+		"                        reserved, IMPLEMENTATION DEFINED or Alignment packet\n"
+		"                        (flagged extra)\n"
 		"      --legacy-align    honour SPE 2017 supplement Alignment commands (skip to\n"
 		"                        the boundary they encode); default: report and ignore\n"
 		"      --base=ADDR       buffer address of the first byte (for --legacy-align)\n"
@@ -60,9 +65,10 @@ static void usage(FILE *f)
 		"Timestamp) are reported on standard error with their byte offset;\n"
 		"decoding resynchronizes at the next record boundary. Unknown packets\n"
 		"are skipped by the size their header encodes and reported, but are not\n"
-		"errors.\n"
+		"errors unless --strict.\n"
 		"\n"
-		"Exit status: 0 ok, 1 decode errors (unless --lenient), 2 usage or I/O error.\n",
+		"Exit status: 0 ok, 1 decode errors (unless --lenient) or, with --strict,\n"
+		"records flagged extra; 2 usage or I/O error.\n",
 		prog);
 }
 
@@ -518,6 +524,7 @@ int main(int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ "summary", no_argument, NULL, 's' },
 		{ "lenient", no_argument, NULL, 'l' },
+		{ "strict", no_argument, NULL, 'S' },
 		{ "legacy-align", no_argument, NULL, 'A' },
 		{ "base", required_argument, NULL, 'B' },
 		{ "counter-bits", required_argument, NULL, 'C' },
@@ -532,15 +539,17 @@ int main(int argc, char **argv)
 	struct summary *sum = NULL;
 	uint8_t *buf;
 	size_t len, last = 0;
+	uint64_t extra_records = 0;
 	int c, nmodes = 0, r;
 	uint64_t v;
 
-	while ((c = getopt_long(argc, argv, "djslhV", lopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "djslShV", lopts, NULL)) != -1) {
 		switch (c) {
 		case 'd': o.mode = MODE_DUMP; nmodes++; break;
 		case 'j': o.mode = MODE_JSON; nmodes++; break;
 		case 's': o.mode = MODE_SUMMARY; nmodes++; break;
 		case 'l': o.lenient = 1; break;
+		case 'S': o.strict = 1; break;
 		case 'A': o.flags |= SPE_DEC_LEGACY_ALIGN; break;
 		case 'B':
 			if (parse_u64(optarg, &o.base)) {
@@ -576,6 +585,10 @@ int main(int argc, char **argv)
 	}
 	if (nmodes > 1) {
 		fprintf(stderr, "%s: --dump, --json and --summary are mutually exclusive\n", prog);
+		return 2;
+	}
+	if (o.lenient && o.strict) {
+		fprintf(stderr, "%s: --lenient and --strict are mutually exclusive\n", prog);
 		return 2;
 	}
 	if (argc - optind > 1) {
@@ -616,6 +629,7 @@ int main(int argc, char **argv)
 		if (rec.n_extra) {
 			unsigned int i;
 
+			extra_records++;
 			for (i = 0; i < rec.n_extra && i < SPE_REC_NEXTRA; i++)
 				if (rec.extra[i].type == SPE_PKT_UNKNOWN)
 					report_unknown(&o, rec.offset + rec.extra[i].rel_offset,
@@ -642,6 +656,16 @@ int main(int argc, char **argv)
 	if (fflush(stdout) || ferror(stdout)) {
 		fprintf(stderr, "%s: write error: %s\n", prog, strerror(errno));
 		return 2;
+	}
+	if (o.strict && extra_records) {
+		fprintf(stderr, "%s: --strict: %" PRIu64 " record%s with unknown, reserved, "
+			"IMPLEMENTATION DEFINED or Alignment packets (%" PRIu64 " unknown packets)\n",
+			prog, extra_records, extra_records == 1 ? "" : "s", d.stats.unknown);
+		if (!d.stats.errors) {
+			free(sum);
+			free(buf);
+			return 1;
+		}
 	}
 	if (d.stats.errors) {
 		fprintf(stderr, "%s: %" PRIu64 " decode error%s in %zu bytes (%" PRIu64 " records decoded)%s\n",
