@@ -14,12 +14,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <arm_spe/spe_decoder.h>
 
-enum mode { MODE_DUMP, MODE_JSON, MODE_SUMMARY };
+#include "outbuf.h"
+#include "spe_format.h"
+
+enum mode { MODE_DUMP, MODE_JSON, MODE_CSV, MODE_SUMMARY };
 
 struct opts {
 	enum mode mode;
@@ -44,6 +48,8 @@ static void usage(FILE *f)
 		"Output (pick one, default --dump):\n"
 		"  -d, --dump            packet-by-packet dump, records separated by blank lines\n"
 		"  -j, --json            JSON Lines: one object per record\n"
+		"  -c, --csv             CSV: a header line, then one row per record (fixed\n"
+		"                        columns, see Documentation/decoder.rst)\n"
 		"  -s, --summary         records by operation type, events, latency histogram\n"
 		"\n"
 		"Decoding:\n"
@@ -81,7 +87,17 @@ static int parse_u64(const char *s, uint64_t *v)
 	return errno || !*s || *end || *s == '-' ? -1 : 0;
 }
 
-/* Read the whole input. Returns 0, or -1 with a message printed. */
+static int input_mapped;
+
+static void free_input(uint8_t *buf, size_t len)
+{
+	if (input_mapped)
+		munmap(buf, len);
+	else
+		free(buf);
+}
+
+/* Read (or map) the whole input. Returns 0, or -1 with a message printed. */
 static int read_input(const char *path, uint8_t **out, size_t *outlen)
 {
 	int fd = 0;
@@ -106,8 +122,21 @@ static int read_input(const char *path, uint8_t **out, size_t *outlen)
 				close(fd);
 			return -1;
 		}
-		if (S_ISREG(st.st_mode) && st.st_size > 0)
+		if (S_ISREG(st.st_mode) && st.st_size > 0) {
+			/* a regular file is mapped: no copy, no page clearing */
+			void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+
+			if (m != MAP_FAILED) {
+				madvise(m, (size_t)st.st_size, MADV_SEQUENTIAL);
+				if (fd)
+					close(fd);
+				*out = m;
+				*outlen = (size_t)st.st_size;
+				input_mapped = 1;
+				return 0;
+			}
 			cap = (size_t)st.st_size + 1;
+		}
 	}
 	buf = malloc(cap);
 	if (!buf) {
@@ -216,151 +245,6 @@ static void dump_packets(const uint8_t *buf, size_t from, size_t to)
 			pos = (size_t)next;
 		}
 	}
-}
-
-/* ---------------- JSON ---------------- */
-
-static void json_addr(const struct spe_record *r, unsigned int i)
-{
-	uint64_t p = r->addr[i];
-	const char *n = spe_addr_index_name(i);
-
-	if (!(r->present & SPE_REC_ADDR(i)))
-		return;
-	switch (i) {
-	case SPE_ADDR_IDX_DATA_VA:
-		printf(",\"%s\":\"0x%" PRIx64 "\",\"%s_tag\":%u", "data_va",
-		       spe_addr_va_sext(p), "data_va", SPE_ADDR_TAG(p));
-		break;
-	case SPE_ADDR_IDX_DATA_PA:
-		printf(",\"data_pa\":\"0x%" PRIx64 "\",\"data_pa_ns\":%u,\"data_pa_nse\":%u,"
-		       "\"data_pa_ch\":%u,\"data_pa_pat\":%u", (uint64_t)SPE_ADDR_ADDR(p),
-		       SPE_ADDR_NS(p), SPE_ADDR_NSE(p), SPE_ADDR_CH(p), SPE_ADDR_PAT(p));
-		break;
-	default: {
-		char key[16];
-		size_t k;
-
-		snprintf(key, sizeof(key), "%s", n);
-		for (k = 0; key[k]; k++)
-			if (key[k] == '-')
-				key[k] = '_';
-		printf(",\"%s\":\"0x%" PRIx64 "\",\"%s_el\":%u,\"%s_ns\":%u,\"%s_nse\":%u",
-		       key, spe_addr_va_sext(p), key, SPE_ADDR_EL(p), key, SPE_ADDR_NS(p),
-		       key, SPE_ADDR_NSE(p));
-		break;
-	}
-	}
-}
-
-static void json_op(const struct spe_record *r)
-{
-	struct spe_op op;
-
-	spe_op_decode(r->op_class, r->op_subclass, &op);
-	printf(",\"op\":{\"class\":%u,\"subclass\":%u,\"kind\":\"%s\"", r->op_class,
-	       r->op_subclass, spe_op_kind_name(op.kind));
-	if (op.is_ldst)
-		printf(",\"store\":%s", op.store ? "true" : "false");
-	switch (op.kind) {
-	case SPE_OP_OTHER:
-		printf(",\"ase\":%u,\"fp\":%u,\"cond\":%u", op.ase, op.fp, op.cond);
-		break;
-	case SPE_OP_SVE_DP:
-		printf(",\"evl\":%u,\"pred\":%u,\"fp\":%u", op.evl, op.pred, op.fp);
-		break;
-	case SPE_OP_SME_DP:
-		printf(",\"ets\":%u,\"fp\":%u", op.ets, op.fp);
-		break;
-	case SPE_OP_LDST_EXT:
-		printf(",\"at\":%u,\"excl\":%u,\"ar\":%u", op.at, op.excl, op.ar);
-		break;
-	case SPE_OP_LDST_SVE_SME:
-		printf(",\"evl\":%u,\"pred\":%u,\"sg\":%u", op.evl, op.pred, op.sg);
-		break;
-	case SPE_OP_LDST_GCS:
-		printf(",\"comm\":%u", op.comm);
-		break;
-	case SPE_OP_BRANCH:
-		printf(",\"cond\":%u,\"ind\":%u,\"cr\":%u,\"gcs\":%u", op.cond, op.ind, op.cr, op.gcs);
-		break;
-	default:
-		break;
-	}
-	if (op.reserved)
-		printf(",\"reserved\":true");
-	printf("}");
-}
-
-static void json_record(const struct opts *o, const struct spe_record *r)
-{
-	unsigned int i;
-	int first;
-
-	printf("{\"offset\":%" PRIu64 ",\"size\":%u", r->offset, r->size);
-	for (i = 0; i < SPE_REC_NADDR; i++)
-		json_addr(r, i);
-	for (i = 0; i < 2; i++)
-		if (r->present & SPE_REC_CTX(i))
-			printf(",\"context_el%u\":%u", i + 1, r->context[i]);
-	if (r->present & SPE_REC_OP)
-		json_op(r);
-	if (r->present & SPE_REC_EVENTS) {
-		printf(",\"events\":{\"raw\":\"0x%" PRIx64 "\",\"len\":%u,\"names\":[",
-		       r->events, r->events_len);
-		first = 1;
-		for (i = 0; i < 64; i++) {
-			const char *n = spe_event_name(i);
-
-			if (!(r->events & (1ull << i)))
-				continue;
-			if (n)
-				printf("%s\"%s\"", first ? "" : ",", n);
-			else
-				printf("%s\"e%u\"", first ? "" : ",", i);
-			first = 0;
-		}
-		printf("]}");
-	}
-	first = 1;
-	for (i = 0; i < SPE_REC_NCNT; i++) {
-		static const char *const key[SPE_REC_NCNT] = {
-			"total", "issue", "xlat", NULL, "alt_issue",
-		};
-		if (!(r->present & SPE_REC_CNT(i)) || !key[i])
-			continue;
-		printf("%s\"%s\":%u", first ? ",\"lat\":{" : ",", key[i],
-		       SPE_CNT_VALUE(r->counter[i], o->counter_bits));
-		if (SPE_CNT_SATURATED(r->counter[i], o->counter_bits))
-			printf(",\"%s_saturated\":true", key[i]);
-		first = 0;
-	}
-	if (!first)
-		printf("}");
-	if (r->present & SPE_REC_DATA_SOURCE)
-		printf(",\"data_source\":%u", r->data_source);
-	if (r->present & SPE_REC_TIMESTAMP)
-		printf(",\"ts\":%" PRIu64, r->timestamp);
-	printf(",\"end\":\"%s\"", (r->present & SPE_REC_TIMESTAMP) ? "timestamp" : "end");
-	if (r->present & SPE_REC_DUP)
-		printf(",\"duplicate_packets\":true");
-	if (r->n_extra) {
-		printf(",\"extra\":[");
-		for (i = 0; i < r->n_extra && i < SPE_REC_NEXTRA; i++) {
-			const struct spe_extra_pkt *x = &r->extra[i];
-
-			printf("%s{\"type\":\"%s\",\"offset\":%" PRIu64 ",\"hdr\":\"0x%02x",
-			       i ? "," : "", spe_pkt_type_name(x->type),
-			       r->offset + x->rel_offset, x->hdr0);
-			if (SPE_HDR_IS_EXT(x->hdr0))
-				printf("%02x", x->hdr1);
-			printf("\",\"index\":%u,\"payload\":\"0x%" PRIx64 "\"}", x->index, x->payload);
-		}
-		printf("]");
-		if (r->n_extra > SPE_REC_NEXTRA)
-			printf(",\"extra_count\":%u", r->n_extra);
-	}
-	printf("}\n");
 }
 
 /* ---------------- summary ---------------- */
@@ -522,6 +406,7 @@ int main(int argc, char **argv)
 	static const struct option lopts[] = {
 		{ "dump", no_argument, NULL, 'd' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "csv", no_argument, NULL, 'c' },
 		{ "summary", no_argument, NULL, 's' },
 		{ "lenient", no_argument, NULL, 'l' },
 		{ "strict", no_argument, NULL, 'S' },
@@ -537,16 +422,18 @@ int main(int argc, char **argv)
 	struct spe_decoder d;
 	struct spe_record rec;
 	struct summary *sum = NULL;
+	struct outbuf *ob = NULL;
 	uint8_t *buf;
 	size_t len, last = 0;
 	uint64_t extra_records = 0;
 	int c, nmodes = 0, r;
 	uint64_t v;
 
-	while ((c = getopt_long(argc, argv, "djslShV", lopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "djcslShV", lopts, NULL)) != -1) {
 		switch (c) {
 		case 'd': o.mode = MODE_DUMP; nmodes++; break;
 		case 'j': o.mode = MODE_JSON; nmodes++; break;
+		case 'c': o.mode = MODE_CSV; nmodes++; break;
 		case 's': o.mode = MODE_SUMMARY; nmodes++; break;
 		case 'l': o.lenient = 1; break;
 		case 'S': o.strict = 1; break;
@@ -584,7 +471,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (nmodes > 1) {
-		fprintf(stderr, "%s: --dump, --json and --summary are mutually exclusive\n", prog);
+		fprintf(stderr, "%s: --dump, --json, --csv and --summary are mutually exclusive\n", prog);
 		return 2;
 	}
 	if (o.lenient && o.strict) {
@@ -606,6 +493,16 @@ int main(int argc, char **argv)
 			fprintf(stderr, "%s: out of memory\n", prog);
 			return 2;
 		}
+	}
+	if (o.mode == MODE_JSON || o.mode == MODE_CSV) {
+		ob = malloc(sizeof(*ob));
+		if (!ob) {
+			fprintf(stderr, "%s: out of memory\n", prog);
+			return 2;
+		}
+		ob_init(ob, 1);
+		if (o.mode == MODE_CSV)
+			ob_lit(ob, CSV_HEADER);
 	}
 	dump_opts = &o;
 	spe_decoder_init(&d, buf, len, o.flags);
@@ -641,7 +538,10 @@ int main(int argc, char **argv)
 			printf("\n");
 			break;
 		case MODE_JSON:
-			json_record(&o, &rec);
+			fmt_json_record(ob, &rec, o.counter_bits, NULL);
+			break;
+		case MODE_CSV:
+			fmt_csv_record(ob, &rec, o.counter_bits, NULL);
 			break;
 		case MODE_SUMMARY:
 			summary_add(&o, sum, &rec);
@@ -653,6 +553,13 @@ int main(int argc, char **argv)
 		dump_packets(buf, last, len);
 	if (o.mode == MODE_SUMMARY)
 		summary_print(sum, &d, len);
+	if (ob) {
+		if (ob_flush(ob)) {
+			fprintf(stderr, "%s: write error: %s\n", prog, strerror(ob->err));
+			return 2;
+		}
+		free(ob);
+	}
 	if (fflush(stdout) || ferror(stdout)) {
 		fprintf(stderr, "%s: write error: %s\n", prog, strerror(errno));
 		return 2;
@@ -663,7 +570,7 @@ int main(int argc, char **argv)
 			prog, extra_records, extra_records == 1 ? "" : "s", d.stats.unknown);
 		if (!d.stats.errors) {
 			free(sum);
-			free(buf);
+			free_input(buf, len);
 			return 1;
 		}
 	}
@@ -672,10 +579,10 @@ int main(int argc, char **argv)
 			prog, d.stats.errors, d.stats.errors == 1 ? "" : "s", len, d.stats.records,
 			o.lenient ? "; --lenient: exit status 0" : "");
 		free(sum);
-		free(buf);
+		free_input(buf, len);
 		return o.lenient ? 0 : 1;
 	}
 	free(sum);
-	free(buf);
+	free_input(buf, len);
 	return 0;
 }

@@ -106,6 +106,21 @@ else
 	echo "SKIP: cli:json-valid: python3 not available to validate JSON"
 fi
 
+# --- CSV --------------------------------------------------------------------
+if run 0 --csv "$T/four.bin" && [ "$(wc -l <"$T/out")" -eq 5 ] &&
+   head -1 "$T/out" | grep -q '^offset,size,cpu,pid,tid,comm,aux_flags,pc,pc_el,pc_ns,br_tgt,prev_br_tgt,data_va,data_pa,op_kind,op_class,op_subclass,store,events,event_names,lat_total,lat_issue,lat_xlat,lat_alt_issue,data_source,ts,end,extra$' &&
+   sed -n 2p "$T/out" | grep -q '^0,57,,,,,,0xaaaad0001000,0,1,,,0xffff10203040,0x80203040,ldst-gp,1,0,0,0x16,retired|l1d-access|tlb-access,42,5,3,,0,1070935975390360080,timestamp,0$' &&
+   sed -n 3p "$T/out" | grep -q ',branch,2,1,,0x42,retired|not-taken,1,,,,,,end,0$'; then
+	ok csv; else ko csv "rc=$rc $(head -3 "$T/out")"; fi
+if command -v python3 >/dev/null; then
+	if python3 -c '
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert len(rows) == 4 and len(rows[0]) == 28
+assert rows[3]["lat_total"] == "300" and rows[3]["store"] == "1"
+' "$T/out" 2>"$T/py"; then ok csv-valid; else ko csv-valid "$(tail -1 "$T/py")"; fi
+fi
+
 # --- summary --------------------------------------------------------------
 if run 0 --summary "$T/four.bin" &&
    grep -q '^records: *4 (timestamp-terminated 1, end-terminated 3)' "$T/out" &&
