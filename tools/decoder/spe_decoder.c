@@ -9,6 +9,8 @@
 
 #include <arm_spe/spe_decoder.h>
 
+#include "spe_internal.h"
+
 /* decode8() stores these eight consecutive byte fields at once. */
 typedef char spe_pkt_layout_check[
 	(offsetof(struct spe_packet, len) == offsetof(struct spe_packet, type) + 1 &&
@@ -393,7 +395,7 @@ static int plausible_start(const uint8_t *q, const uint8_t *end)
  * for the first such framing packet at or after 'from' that is followed by a
  * plausible packet, and resume there.
  */
-static size_t resync(struct spe_decoder *d, size_t from)
+size_t spe__resync(struct spe_decoder *d, size_t from)
 {
 	const uint8_t *buf = d->buf, *end = buf + d->len, *q;
 
@@ -409,8 +411,16 @@ static size_t resync(struct spe_decoder *d, size_t from)
 	return d->len;
 }
 
+/* resync() from 'from', remembered for the streaming layer (spe_stream.c) */
+static size_t spe__resync_at(struct spe_decoder *d, size_t from)
+{
+	d->resync_from = from;
+	return spe__resync(d, from);
+}
+
 static int fail(struct spe_decoder *d, int code, size_t at, size_t resume)
 {
+	d->err_pos = d->pos;
 	d->err.code = code;
 	d->err.offset = at;
 	d->err.resume = resume;
@@ -616,7 +626,7 @@ slow:
 				size_t at = (size_t)(p - buf);
 
 				d->stats.packets += npk;
-				return fail(d, -r, at, resync(d, at + 1));
+				return fail(d, -r, at, spe__resync_at(d, at + 1));
 			}
 			if (r == 0) {	/* legacy Alignment command: skip */
 				p = buf + align_to;
@@ -643,7 +653,7 @@ slow:
 
 		d->resync_floor = (size_t)(lim - buf);
 		return fail(d, SPE_E_RECORD_TOO_LONG, (size_t)(start - buf),
-			    resync(d, from > floor ? from : floor));
+			    spe__resync_at(d, from > floor ? from : floor));
 	}
 
 truncated:

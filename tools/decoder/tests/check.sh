@@ -91,7 +91,7 @@ if grep -q 'warning:' "$LOG/build.log"; then
 	grep 'warning:' "$LOG/build.log" | head -5
 fi
 # the unit test programs (tools/decoder/tests/NAME.c, UNIT_TESTS in the Makefile)
-UNIT_TESTS="unit stats format"
+UNIT_TESTS="unit stats format stream"
 say "== unit tests"
 for t in $UNIT_TESTS; do
 	"$OUT/$t" >"$LOG/$t.out" 2>&1
@@ -212,7 +212,7 @@ else
 	mkdir -p "$FD/corpus" "$FD/seeds" "$FD/artifacts"
 	if ! "$FCC" -std=c11 -D_DEFAULT_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=all -I"$TOP/include" -o "$FD/spe_fuzz" \
-		tests/fuzz.c spe_decoder.c spe_describe.c spe_encode.c >"$LOG/fuzz-build.log" 2>&1; then
+		tests/fuzz.c spe_decoder.c spe_describe.c spe_encode.c spe_stream.c >"$LOG/fuzz-build.log" 2>&1; then
 		sed -n '1,20p' "$LOG/fuzz-build.log"
 		case_fail fuzz "fuzz target build failed (see $LOG/fuzz-build.log)"
 	else
@@ -224,7 +224,7 @@ else
 		# clock limit is enforced by timeout as well
 		timeout -k 10 $((FUZZ_SECONDS + 60)) "$FD/spe_fuzz" \
 			-max_total_time="$FUZZ_SECONDS" -timeout=10 -rss_limit_mb=1024 \
-			-max_len=4096 -print_final_stats=1 -artifact_prefix="$FD/artifacts/" \
+			-max_len=8192 -print_final_stats=1 -artifact_prefix="$FD/artifacts/" \
 			"$FD/corpus" "$FD/seeds" >"$LOG/fuzz.log" 2>&1
 		rc=$?
 		execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$LOG/fuzz.log" | tail -1)

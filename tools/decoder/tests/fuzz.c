@@ -6,7 +6,8 @@
  * Feeds arbitrary bytes to the record iterator (with and without legacy
  * Alignment handling), the packet iterator and the describers, checks
  * iterator invariants (among them: on error-free data both iterators leave
- * the same stats), and checks that every record decoded re-encodes to
+ * the same stats), checks that the streaming API fed random chunkings gives
+ * the whole-buffer results, and checks that every record decoded re-encodes to
  * bytes that decode to the same fields.
  */
 #include <stdint.h>
@@ -15,7 +16,11 @@
 
 #include <arm_spe/spe_decoder.h>
 
+#include "stream_cmp.h"
+
 #define REQUIRE(c) do { if (!(c)) abort(); } while (0)
+
+static uint8_t stream_win[SPE_STREAM_MIN_CAP(SPE_DEC_LEGACY_ALIGN)];
 
 static void round_trip(const struct spe_record *r)
 {
@@ -98,6 +103,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				round_trip(&r);
 		}
 		REQUIRE(d.pos == size);
+	}
+
+	/* streaming: random chunkings give the whole-buffer results */
+	{
+		struct chunker c = { .state = 0x9e3779b97f4a7c15ull ^ size, .max = 1 };
+		unsigned int k;
+
+		for (k = 0; k < size && k < 8; k++)
+			c.state = c.state * 131 + data[k];
+		c.state |= 1;
+		for (pass = 0; pass < 3; pass++) {
+			unsigned int fl = pass == 2 ? SPE_DEC_LEGACY_ALIGN : 0;
+
+			c.max = pass == 0 ? 1 : 1 + (c.state & 511);
+			REQUIRE(stream_vs_whole(data, size, fl, fl ? (size ? data[0] : 0) : 0, &c,
+						stream_win, SPE_STREAM_MIN_CAP(fl)) == 0);
+		}
 	}
 
 	/* one definition of the stats: both iterators agree on error-free data */
