@@ -21,6 +21,8 @@
 #include <arm_spe/spe_decoder.h>
 
 #include "outbuf.h"
+#include "perf_data.h"
+#include "perf_decode.h"
 #include "spe_format.h"
 
 enum mode { MODE_DUMP, MODE_JSON, MODE_CSV, MODE_SUMMARY };
@@ -29,6 +31,7 @@ struct opts {
 	enum mode mode;
 	int lenient;
 	int strict;
+	int perf;
 	unsigned int flags;
 	unsigned int counter_bits;
 	unsigned long max_errors;
@@ -42,8 +45,11 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: %s [OPTION]... [FILE]\n"
-		"Decode an Arm SPE raw AUX buffer dump (FILE, or standard input when\n"
-		"FILE is absent or '-').\n"
+		"Decode an Arm SPE raw AUX buffer dump or a perf.data file recorded with\n"
+		"perf record -e arm_spe// (FILE, or standard input when FILE is absent or\n"
+		"'-'). With perf.data, records carry their cpu, pid, tid, comm and the\n"
+		"flags of the PERF_RECORD_AUX covering them; --dump prints each AUXTRACE\n"
+		"piece.\n"
 		"\n"
 		"Output (pick one, default --dump):\n"
 		"  -d, --dump            packet-by-packet dump, records separated by blank lines\n"
@@ -51,6 +57,10 @@ static void usage(FILE *f)
 		"  -c, --csv             CSV: a header line, then one row per record (fixed\n"
 		"                        columns, see Documentation/decoder.rst)\n"
 		"  -s, --summary         records by operation type, events, latency histogram\n"
+		"\n"
+		"Input:\n"
+		"      --perf-data       FILE is a perf.data file (the default when it starts\n"
+		"                        with \"PERFILE\"): any other content is an error\n"
 		"\n"
 		"Decoding:\n"
 		"  -l, --lenient         exit 0 even when decode errors were found\n"
@@ -401,6 +411,159 @@ static void summary_print(const struct summary *s, const struct spe_decoder *d, 
 	}
 }
 
+/* ---------------- perf.data ---------------- */
+
+struct perf_out {
+	const struct opts *o;
+	struct outbuf *ob;
+	struct summary *sum;
+	uint64_t extra_records;
+};
+
+static void perf_record(void *arg, const struct spe_record *r, const struct rec_ctx *c)
+{
+	struct perf_out *po = arg;
+	unsigned int i;
+
+	if (r->n_extra) {
+		po->extra_records++;
+		for (i = 0; i < r->n_extra && i < SPE_REC_NEXTRA; i++)
+			if (r->extra[i].type == SPE_PKT_UNKNOWN)
+				report_unknown(po->o, r->offset + r->extra[i].rel_offset, &r->extra[i]);
+	}
+	switch (po->o->mode) {
+	case MODE_JSON:
+		fmt_json_record(po->ob, r, po->o->counter_bits, c);
+		break;
+	case MODE_CSV:
+		fmt_csv_record(po->ob, r, po->o->counter_bits, c);
+		break;
+	default:
+		summary_add(po->o, po->sum, r);
+		break;
+	}
+}
+
+static void perf_error(void *arg, const struct spe_error *e, const struct rec_ctx *c)
+{
+	struct perf_out *po = arg;
+
+	if (errors_printed++ >= po->o->max_errors)
+		return;
+	fprintf(stderr, "%s: error in the AUX data of cpu %d tid %d at offset 0x%" PRIx64 ": %s; "
+		"resuming at 0x%" PRIx64 "\n", prog, c->cpu, c->tid, e->offset,
+		spe_strerror(e->code), e->resume);
+}
+
+/* --dump of a perf.data file: each AUXTRACE piece as it is in the file */
+static void perf_dump(const struct perf_data *pd)
+{
+	size_t i;
+
+	for (i = 0; i < pd->n_chunk; i++) {
+		const struct pd_chunk *c = &pd->chunk[i];
+
+		printf("AUXTRACE idx %u cpu %d tid %d: AUX offset 0x%" PRIx64 ", %" PRIu64 " bytes\n",
+		       c->idx, c->cpu, c->tid, c->offset, c->size);
+		dump_packets(c->data, 0, (size_t)c->size);
+		printf("\n");
+	}
+}
+
+static uint64_t aux_bytes(const struct perf_data *pd)
+{
+	uint64_t n = 0;
+	size_t i;
+
+	for (i = 0; i < pd->n_chunk; i++)
+		n += pd->chunk[i].size;
+	return n;
+}
+
+/*
+ * spe-decode on a perf.data file. Returns the exit status: 2 for a file
+ * that cannot be read as perf.data, else as for a raw dump.
+ */
+static int perf_main(const struct opts *o, const uint8_t *buf, size_t len)
+{
+	static const char *const flag_name[4] = { "truncated", "overwrite", "partial", "collision" };
+	struct perf_data pd;
+	struct pdd_stats st;
+	struct perf_out po = { .o = o };
+	struct pdd_sink sink = { .arg = &po, .record = perf_record, .error = perf_error };
+	char err[256];
+	int rc = 0;
+	unsigned int b;
+
+	if (pd_open(&pd, buf, len, err, sizeof(err))) {
+		fprintf(stderr, "%s: %s: %s\n", prog, o->path ? o->path : "<stdin>", err);
+		return 2;
+	}
+	if (o->mode == MODE_DUMP) {
+		perf_dump(&pd);
+		pd_close(&pd);
+		return 0;
+	}
+	if (o->mode == MODE_SUMMARY) {
+		po.sum = calloc(1, sizeof(*po.sum));
+		if (!po.sum)
+			return 2;
+	} else {
+		po.ob = malloc(sizeof(*po.ob));
+		if (!po.ob)
+			return 2;
+		ob_init(po.ob, 1);
+		if (o->mode == MODE_CSV)
+			ob_lit(po.ob, CSV_HEADER);
+	}
+	if (pdd_decode(&pd, o->flags, &sink, &st)) {
+		fprintf(stderr, "%s: out of memory\n", prog);
+		return 2;
+	}
+	if (po.sum) {
+		struct spe_decoder d;
+
+		memset(&d, 0, sizeof(d));
+		d.stats = st.dec;
+		printf("perf.data:        %zu bytes, %" PRIu64 " records, %zu AUXTRACE pieces "
+		       "in %" PRIu64 " AUX areas (%" PRIu64 " discontinuities), %zu PERF_RECORD_AUX, "
+		       "%" PRIu64 " PERF_RECORD_LOST, %zu tasks\n", len, pd.n_records, pd.n_chunk,
+		       st.areas, st.gaps, pd.n_aux, pd.n_lost, pd.n_task);
+		for (b = 0; b < 4; b++)
+			if (st.flagged[b])
+				printf("  SPE records in %s AUX ranges: %" PRIu64 "\n", flag_name[b],
+				       st.flagged[b]);
+		summary_print(po.sum, &d, (size_t)aux_bytes(&pd));
+		free(po.sum);
+	}
+	if (po.ob) {
+		if (ob_flush(po.ob)) {
+			fprintf(stderr, "%s: write error: %s\n", prog, strerror(po.ob->err));
+			return 2;
+		}
+		free(po.ob);
+	}
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "%s: write error: %s\n", prog, strerror(errno));
+		return 2;
+	}
+	if (o->strict && po.extra_records) {
+		fprintf(stderr, "%s: --strict: %" PRIu64 " record%s with unknown, reserved, "
+			"IMPLEMENTATION DEFINED or Alignment packets\n", prog, po.extra_records,
+			po.extra_records == 1 ? "" : "s");
+		rc = 1;
+	}
+	if (st.dec.errors) {
+		fprintf(stderr, "%s: %" PRIu64 " decode error%s in the AUX data (%" PRIu64
+			" records decoded)%s\n", prog, st.dec.errors, st.dec.errors == 1 ? "" : "s",
+			st.dec.records, o->lenient ? "; --lenient: exit status 0" : "");
+		if (!o->lenient)
+			rc = 1;
+	}
+	pd_close(&pd);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option lopts[] = {
@@ -410,6 +573,7 @@ int main(int argc, char **argv)
 		{ "summary", no_argument, NULL, 's' },
 		{ "lenient", no_argument, NULL, 'l' },
 		{ "strict", no_argument, NULL, 'S' },
+		{ "perf-data", no_argument, NULL, 'P' },
 		{ "legacy-align", no_argument, NULL, 'A' },
 		{ "base", required_argument, NULL, 'B' },
 		{ "counter-bits", required_argument, NULL, 'C' },
@@ -437,6 +601,7 @@ int main(int argc, char **argv)
 		case 's': o.mode = MODE_SUMMARY; nmodes++; break;
 		case 'l': o.lenient = 1; break;
 		case 'S': o.strict = 1; break;
+		case 'P': o.perf = 1; break;
 		case 'A': o.flags |= SPE_DEC_LEGACY_ALIGN; break;
 		case 'B':
 			if (parse_u64(optarg, &o.base)) {
@@ -486,6 +651,12 @@ int main(int argc, char **argv)
 	o.path = optind < argc ? argv[optind] : NULL;
 	if (read_input(o.path, &buf, &len))
 		return 2;
+	if (o.perf || pd_is_perf_data(buf, len)) {
+		int rc = perf_main(&o, buf, len);
+
+		free_input(buf, len);
+		return rc;
+	}
 
 	if (o.mode == MODE_SUMMARY) {
 		sum = calloc(1, sizeof(*sum));

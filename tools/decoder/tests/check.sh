@@ -4,7 +4,7 @@
 # `make -C tools/decoder check`: builds and runs every decoder test.
 #   1. host build (lib, CLI, unit tests) and the unit tests
 #   2. the unit tests again under ASan+UBSan
-#   3. the CLI tests
+#   3. the CLI tests and the perf.data tests
 #   4. a bounded libFuzzer run (FUZZ_SECONDS, default 45) counted as one case
 # Missing host packages are installed with spe_need_host_pkgs.
 # The last line printed is exactly: decoder: N passed, N failed, N skipped
@@ -192,6 +192,10 @@ fi
 say "== CLI tests"
 bash tests/cli.sh "$OUT/spe-decode" >"$LOG/cli.out" 2>"$LOG/cli.err"
 tally "$LOG/cli.out"
+
+say "== perf.data tests"
+bash tests/perfdata.sh "$OUT/spe-decode" >"$LOG/perfdata.out" 2>"$LOG/perfdata.err"
+tally "$LOG/perfdata.out"
 
 # --- 4. fuzzing ------------------------------------------------------------------
 say "== libFuzzer (${FUZZ_SECONDS}s)"

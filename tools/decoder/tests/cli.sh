@@ -17,21 +17,8 @@ fail=0
 ok() { echo "PASS: cli:$1"; pass=$((pass + 1)); }
 ko() { echo "FAIL: cli:$1: $2"; fail=$((fail + 1)); }
 
-# run NAME EXPECTED_RC ARGS... ; output in $T/out, $T/err, rc in $rc
-run() {
-	local exp=$1
-	shift
-	"$BIN" "$@" >"$T/out" 2>"$T/err" </dev/null
-	rc=$?
-	[ "$rc" -eq "$exp" ]
-}
-runin() {
-	local exp=$1 in=$2
-	shift 2
-	"$BIN" "$@" >"$T/out" 2>"$T/err" <"$in"
-	rc=$?
-	[ "$rc" -eq "$exp" ]
-}
+# shellcheck source=run.sh
+. "$(dirname "$0")/run.sh"
 
 # Load record: PC (0xB0, EL0 NS), latencies (0x99, 0x98, 0x9A), context (0x64),
 # op load/store GP load (0x49 0x00), events (0x52), VA (0xB2), PA (0xB3),
