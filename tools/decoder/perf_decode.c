@@ -18,6 +18,7 @@
 #include "perf_decode.h"
 
 struct area {
+	uint32_t idx;		/* AUXTRACE idx */
 	struct spe_stream s;
 	uint8_t *win;
 	int started;
@@ -130,18 +131,21 @@ int pdd_decode(const struct perf_data *pd, unsigned int flags, struct pdd_sink *
 	int ret = 0;
 
 	memset(st, 0, sizeof(*st));
-	for (i = 0; i < pd->n_chunk; i++)
-		if (pd->chunk[i].idx >= n_area)
-			n_area = pd->chunk[i].idx + 1u;
-	if (n_area > 65536)
-		return -1;
-	areas = calloc(n_area ? n_area : 1, sizeof(*areas));
+	/* at most one area per piece; found by idx (a few CPUs or threads) */
+	areas = calloc(pd->n_chunk ? pd->n_chunk : 1, sizeof(*areas));
 	if (!areas)
 		return -1;
 	for (i = 0; i < pd->n_chunk; i++) {
 		const struct pd_chunk *c = &pd->chunk[i];
-		struct area *a = &areas[c->idx];
+		struct area *a = areas;
 		uint64_t fed = 0;
+
+		while (a < areas + n_area && a->idx != c->idx)
+			a++;
+		if (a == areas + n_area) {
+			n_area++;
+			a->idx = c->idx;
+		}
 
 		if (!a->win) {
 			a->win = malloc(cap);

@@ -239,6 +239,30 @@ else
 			case_fail fuzz "libFuzzer exit $rc after ${execs:-?} executions (see $LOG/fuzz.log, $FD/artifacts)"
 		fi
 	fi
+	# the perf.data reader, a third of the time, seeded with the test files
+	PD="$OUT/fuzz-perfdata"
+	PSECS=$(( (FUZZ_SECONDS + 2) / 3 ))
+	rm -rf "$PD/artifacts"
+	mkdir -p "$PD/corpus" "$PD/seeds" "$PD/artifacts"
+	if ! "$FCC" -std=c11 -D_DEFAULT_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=all -I"$TOP/include" -o "$PD/pd_fuzz" tests/fuzz_perfdata.c \
+		perf_data.c perf_decode.c spe_decoder.c spe_describe.c spe_encode.c spe_stream.c \
+		>"$LOG/fuzz-perfdata-build.log" 2>&1; then
+		case_fail fuzz-perfdata "build failed (see $LOG/fuzz-perfdata-build.log)"
+	else
+		python3 tests/mkperfdata.py good "$PD/seeds/good" 2>/dev/null
+		timeout -k 10 $((PSECS + 60)) "$PD/pd_fuzz" -max_total_time="$PSECS" -timeout=10 \
+			-rss_limit_mb=1024 -max_len=8192 -print_final_stats=1 \
+			-artifact_prefix="$PD/artifacts/" "$PD/corpus" "$PD/seeds" >"$LOG/fuzz-perfdata.log" 2>&1
+		rc=$?
+		execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$LOG/fuzz-perfdata.log" | tail -1)
+		if [ $rc -eq 0 ] && [ -z "$(find "$PD/artifacts" -type f)" ]; then
+			case_pass "fuzz-perfdata: ${execs:-?} executions in ${PSECS}s, 0 crashes"
+		else
+			grep -m5 -E 'ERROR|runtime error|deadly signal|Test unit written' "$LOG/fuzz-perfdata.log"
+			case_fail fuzz-perfdata "libFuzzer exit $rc (see $LOG/fuzz-perfdata.log, $PD/artifacts)"
+		fi
+	fi
 fi
 
 finish
