@@ -20,9 +20,11 @@
 
 #include <arm_spe/spe_decoder.h>
 
+#include "latency.h"
 #include "outbuf.h"
 #include "perf_data.h"
 #include "perf_decode.h"
+#include "report.h"
 #include "spe_format.h"
 
 enum mode { MODE_DUMP, MODE_JSON, MODE_CSV, MODE_SUMMARY };
@@ -45,6 +47,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: %s [OPTION]... [FILE]\n"
+		"       %s report [--top N] [--symfs DIR] [perf.data]   (see report --help)\n"
 		"Decode an Arm SPE raw AUX buffer dump or a perf.data file recorded with\n"
 		"perf record -e arm_spe// (FILE, or standard input when FILE is absent or\n"
 		"'-'). With perf.data, records carry their cpu, pid, tid, comm and the\n"
@@ -85,7 +88,7 @@ static void usage(FILE *f)
 		"\n"
 		"Exit status: 0 ok, 1 decode errors (unless --lenient) or, with --strict,\n"
 		"records flagged extra; 2 usage or I/O error.\n",
-		prog);
+		prog, prog);
 }
 
 static int parse_u64(const char *s, uint64_t *v)
@@ -259,7 +262,7 @@ static void dump_packets(const uint8_t *buf, size_t from, size_t to)
 
 /* ---------------- summary ---------------- */
 
-#define NBUCKETS 18	/* [0], [1], [2,3], ... [2^15, 2^16) , saturated */
+#define NBUCKETS LAT_BUCKETS
 
 struct summary {
 	uint64_t by_op[SPE_OP_NR_KINDS][2];
@@ -271,19 +274,6 @@ struct summary {
 	uint16_t cnt_min[SPE_REC_NCNT], cnt_max[SPE_REC_NCNT];
 	uint64_t extra;
 };
-
-static unsigned int bucket(unsigned int v, unsigned int sat)
-{
-	unsigned int b = 0;
-
-	if (v == sat)
-		return NBUCKETS - 1;
-	while (v) {
-		b++;
-		v >>= 1;
-	}
-	return b;	/* 0 -> 0, 1 -> 1, 2..3 -> 2, ... 32768..65535 -> 16 */
-}
 
 static void summary_add(const struct opts *o, struct summary *s, const struct spe_record *r)
 {
@@ -329,7 +319,7 @@ static void summary_add(const struct opts *o, struct summary *s, const struct sp
 		s->cnt_sum[i] += c;
 	}
 	if (r->present & SPE_REC_CNT(SPE_CNT_IDX_TOTAL))
-		s->hist[bucket(r->counter[SPE_CNT_IDX_TOTAL], sat)]++;
+		s->hist[lat_bucket(r->counter[SPE_CNT_IDX_TOTAL], sat)]++;
 	s->extra += r->n_extra;
 }
 
@@ -564,6 +554,67 @@ static int perf_main(const struct opts *o, const uint8_t *buf, size_t len)
 	return rc;
 }
 
+/* spe-decode report [--top N] [--symfs DIR] [--legacy-align] [FILE] */
+static int report_cmd(int argc, char **argv)
+{
+	static const struct option lopts[] = {
+		{ "top", required_argument, NULL, 'n' },
+		{ "symfs", required_argument, NULL, 'y' },
+		{ "legacy-align", no_argument, NULL, 'A' },
+		{ "counter-bits", required_argument, NULL, 'C' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct opts_report o = { .top = 10, .counter_bits = 16 };
+	uint8_t *buf;
+	size_t len;
+	uint64_t v;
+	int c, rc;
+
+	while ((c = getopt_long(argc, argv, "n:h", lopts, NULL)) != -1) {
+		switch (c) {
+		case 'n':
+			if (parse_u64(optarg, &v) || !v || v > 100000) {
+				fprintf(stderr, "%s report: invalid --top value '%s'\n", prog, optarg);
+				return 2;
+			}
+			o.top = (size_t)v;
+			break;
+		case 'y': o.symfs = optarg; break;
+		case 'A': o.flags |= SPE_DEC_LEGACY_ALIGN; break;
+		case 'C':
+			if (parse_u64(optarg, &v) || (v != 12 && v != 16)) {
+				fprintf(stderr, "%s report: --counter-bits must be 12 or 16\n", prog);
+				return 2;
+			}
+			o.counter_bits = (unsigned int)v;
+			break;
+		case 'h':
+			printf("Usage: %s report [--top N] [--symfs DIR] [--counter-bits 12|16] "
+			       "[--legacy-align] [perf.data]\n"
+			       "Top symbols and PCs, load latency per symbol, data sources and cache\n"
+			       "events, mispredicted branches and false-sharing candidates of a\n"
+			       "perf.data file recorded with perf record -e arm_spe//. ELF files named\n"
+			       "by its MMAP2 records are read from DIR/<path> or DIR/<name> first\n"
+			       "(--symfs), then from <path>.\n", prog);
+			return 0;
+		default:
+			fprintf(stderr, "Try '%s report --help' for more information.\n", prog);
+			return 2;
+		}
+	}
+	if (argc - optind > 1) {
+		fprintf(stderr, "%s report: too many arguments (expected at most one FILE)\n", prog);
+		return 2;
+	}
+	o.path = optind < argc ? argv[optind] : "perf.data";
+	if (read_input(o.path, &buf, &len))
+		return 2;
+	rc = report_main(&o, buf, len);
+	free_input(buf, len);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option lopts[] = {
@@ -593,6 +644,8 @@ int main(int argc, char **argv)
 	int c, nmodes = 0, r;
 	uint64_t v;
 
+	if (argc > 1 && !strcmp(argv[1], "report"))
+		return report_cmd(argc - 1, argv + 1);
 	while ((c = getopt_long(argc, argv, "djcslShV", lopts, NULL)) != -1) {
 		switch (c) {
 		case 'd': o.mode = MODE_DUMP; nmodes++; break;

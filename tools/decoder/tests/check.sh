@@ -73,7 +73,7 @@ if [ -n "${CROSS_COMPILE:-}" ]; then
 fi
 
 # --- host packages -----------------------------------------------------------
-PKGS="clang libclang-rt-14-dev libfuzzer-14-dev"
+PKGS="clang libclang-rt-14-dev libfuzzer-14-dev libelf-dev"
 # shellcheck source=../../lib/apt.sh
 # shellcheck disable=SC2086 # PKGS is a word list
 if ! (. "$TOP/tools/lib/apt.sh" && spe_need_host_pkgs $PKGS) >"$LOG/pkgs.log" 2>&1; then

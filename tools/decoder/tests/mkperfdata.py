@@ -15,6 +15,8 @@ KIND:
   trunc      the good file cut inside the data section
   truncaux   an AUXTRACE record whose data runs past the end of the data
   pipe       a pipe-mode header
+  sym        (sym OUT ELF SEG_VADDR SEG_OFFSET FUNC_ADDR) samples in a function
+             of an ELF file mapped by MMAP2, and a line shared by two CPUs
 """
 import struct
 import sys
@@ -57,15 +59,17 @@ def auxtrace(data, offset, idx, cpu, tid=-1, extra=0):
     return rec(71, body) + data
 
 
-def spe_load(pc, ctx=None, ts=None):
-    """A load record: PC (0xB0), Context (0x64), Operation Type load
-    (0x49 0x00), Events (0x52), total latency (0x98), then Timestamp (0x71)
-    or End (0x01)."""
+def spe_load(pc, ctx=None, ts=None, va=None, store=0, lat=42):
+    """A load (or store) record: PC (0xB0), Context (0x64), Operation Type
+    load/store (0x49 0x00/0x01), Events (0x52), total latency (0x98), data
+    VA (0xB2) when given, then Timestamp (0x71) or End (0x01)."""
     b = bytes([0xB0]) + struct.pack("<Q", pc | (1 << 63))
     if ctx is not None:
         b += bytes([0x64]) + struct.pack("<I", ctx)
-    b += bytes([0x49, 0x00, 0x52]) + struct.pack("<H", 0x16)
-    b += bytes([0x98]) + struct.pack("<H", 42)
+    b += bytes([0x49, store, 0x52]) + struct.pack("<H", 0x16)
+    b += bytes([0x98]) + struct.pack("<H", lat)
+    if va is not None:
+        b += bytes([0xB2]) + struct.pack("<Q", va)
     if ts is None:
         return b + bytes([0x01])
     return b + bytes([0x71]) + struct.pack("<Q", ts)
@@ -102,8 +106,53 @@ def build(aux_extra=0):
     return hdr + fattr + ids + data, data_off
 
 
+def mmap2(pid, addr, length, pgoff, name, cpu):
+    # pid, tid, addr, len, pgoff, maj, min, ino, ino_generation, prot, flags, name
+    n = name.encode() + b"\0"
+    n += b"\0" * (-len(n) % 8)
+    return rec(10, struct.pack("<IIQQQIIQQII", pid, pid, addr, length, pgoff, 0, 0, 0, 0, 5, 2) +
+               n + sample_id(pid, pid, cpu))
+
+
+def build_sym(elf, seg_vaddr, seg_off, func):
+    """Samples in function func of ELF file elf (a PT_LOAD at seg_vaddr,
+    file offset seg_off), and one 64-byte line stored to from cpu 0 and
+    loaded from cpu 1 (a false-sharing candidate)."""
+    attr = bytearray(136)
+    struct.pack_into("<IIQQQQQ", attr, 0, 0x2a, len(attr), 0, 1, SAMPLE_TYPE, 0,
+                     SAMPLE_ID_ALL)
+    base, pgoff = seg_vaddr & ~0xfff, seg_off & ~0xfff
+    cpu0 = b"".join(spe_load(func + 4 * i, lat=10 + i) for i in range(3))
+    cpu0 += spe_load(func, va=0x1000040, store=1)
+    cpu0 += spe_load(func + 12, va=0x2000000)  # a line only loaded from: no candidate
+    cpu1 = spe_load(func + 8, va=0x1000078, lat=100) + spe_load(0x10, lat=1)
+    cpu1 += spe_load(func + 12, va=0x2000008)
+    data = b"".join([
+        comm(300, 300, "symtest", 0),
+        mmap2(300, base, 0x100000, pgoff, elf, 0),
+        itrace_start(300, 300, 0),
+        itrace_start(300, 300, 1),
+        auxtrace(cpu0, 0, 0, 0),
+        auxtrace(cpu1, 0, 1, 1),
+    ])
+    hdr_size, attr_size = 104, len(attr) + 16
+    ids = struct.pack("<Q", 7)
+    ids_off = hdr_size + attr_size
+    data_off = ids_off + len(ids)
+    fattr = bytes(attr) + struct.pack("<QQ", ids_off, len(ids))
+    hdr = struct.pack("<8sQQQQQQQQ", b"PERFILE2", hdr_size, attr_size, hdr_size, attr_size,
+                      data_off, len(data), 0, 0) + b"\0" * 32
+    return hdr + fattr + ids + data
+
+
 def main():
     kind, out = sys.argv[1], sys.argv[2]
+    if kind == "sym":
+        # sym OUT ELF SEG_VADDR SEG_OFFSET FUNC_ADDR
+        v = [int(x, 0) for x in sys.argv[4:7]]
+        with open(out, "wb") as fh:
+            fh.write(build_sym(sys.argv[3], *v))
+        return
     # truncaux: the last AUXTRACE record claims 4 KiB more data than follows
     f, data_off = build(4096 if kind == "truncaux" else 0)
     if kind == "badmagic":

@@ -56,6 +56,43 @@ head -c 100 /dev/zero >"$T/zeros.bin"
 if run 2 --perf-data "$T/zeros.bin" && grep -q 'bad magic' "$T/err"; then
 	ok forced-perf-data; else ko forced-perf-data "rc=$rc $(cat "$T/err")"; fi
 
+# --- spe-decode report ------------------------------------------------------
+if run 0 report --top 3 "$T/good.data" &&
+   grep -q '^spe-decode report: 5 SPE records (5 with a PC, 0 of them in the kernel), 5 loads' "$T/out" &&
+   grep -q '^ *210 *5 *42.0  \[unresolved\] (\[unknown\])' "$T/out" &&
+   grep -A1 'false-sharing' "$T/out" | tail -1 | grep -q 'line'; then
+	ok report-counts; else ko report-counts "rc=$rc $(head -12 "$T/out")"; fi
+# symbols: a host ELF with a known function, mapped by an MMAP2 record
+CC=${CC:-cc}
+printf 'int spe_test_hot(int x) { int i, s = 0; for (i = 0; i < x; i++) s += i * x; return s; }\nint main(int c, char **v) { return spe_test_hot(c); }\n' >"$T/elf.c"
+if $CC -O1 -no-pie -o "$T/elf" "$T/elf.c" 2>/dev/null && command -v readelf >/dev/null; then
+	fn=$(readelf -sW "$T/elf" | awk '$8 == "spe_test_hot" { print "0x" $2; exit }')
+	seg=$(readelf -lW "$T/elf" | python3 -c '
+import sys
+f = int(sys.argv[1], 16)
+for l in sys.stdin:
+    w = l.split()
+    if w and w[0] == "LOAD" and int(w[2], 16) <= f < int(w[2], 16) + int(w[5], 16):
+        print(w[2], w[1])
+        break
+' "${fn:-0}")
+	if [ -n "$fn" ] && [ -n "$seg" ]; then
+		# shellcheck disable=SC2086 # seg is "VADDR OFFSET"
+		python3 "$HERE/mkperfdata.py" sym "$T/sym.data" "$T/elf" $seg "$fn"
+		if run 0 report "$T/sym.data" &&
+		   grep -q '^ *7 *87.50% *6 *1 *0  spe_test_hot (elf)' "$T/out" &&
+		   [ "$(sed -n '/false-sharing/,$p' "$T/out" | tail -n +3)" = \
+		     "$(printf '%18s %7s %5s %8s %8s  %s' 0x1000040 300 2 1 1 'spe_test_hot (elf)')" ]; then
+			ok report-symbols; else ko report-symbols "rc=$rc $(cat "$T/out" "$T/err" | head -30)"; fi
+	else
+		echo "SKIP: perfdata:report-symbols: could not read the test ELF's symbols"
+	fi
+else
+	echo "SKIP: perfdata:report-symbols: no host compiler or readelf"
+fi
+if run 2 report "$T/badmagic.data" && grep -q 'bad magic' "$T/err"; then
+	ok report-bad-magic; else ko report-bad-magic "rc=$rc"; fi
+
 # --- a real recording ------------------------------------------------------
 # tests/data/emul.perf.data.gz: `tools/perf/run-demo.sh --seconds 0.03
 # --keep FILE` (make run KEEP=FILE with a shorter workload run): Debian's
