@@ -12,7 +12,9 @@
 #    headers they include, generated here; nothing of it is committed
 # 3. generates two independent traces with tools/bench/decoder-gen.c
 #    (default 256 MiB each; one without padding, one with 64-byte record
-#    alignment) and prints, side by side in one run: the machine's read
+#    alignment) and a third from a real capture under the emulation (the
+#    AUX data of tools/decoder/tests/data/emul.perf.data.gz, repeated), and
+#    prints, side by side in one run: the machine's read
 #    bandwidth, MB/s of our record and packet iterators and of perf's
 #    decoder loop, the ratios, each decoder's counts checked against what
 #    the generator wrote; then whole processes: spe-decode --summary,
@@ -147,14 +149,45 @@ $CC -O2 -std=gnu11 -Wall -o "$B/decoder-gen" "$HERE/decoder-gen.c"
 # decoders' worst case), and records padded to 64 bytes (PMBIDR_EL1.Align).
 echo "machine: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1), $(nproc) CPUs"
 echo "compiler: $($CC --version | head -1), -O2; perf decoder: $([ $have_perf = 1 ] && echo "linux-source-6.12 tools/perf/util/arm-spe-decoder" || echo unavailable)"
+# A real capture: the AUX data of tools/decoder/tests/data/emul.perf.data.gz
+# (perf record under the emulation), repeated to SIZE MiB.
+make_emul() {
+	local out=$1 fixture=$TOP/tools/decoder/tests/data/emul.perf.data.gz
+	[ -s "$fixture" ] && command -v python3 >/dev/null || return 1
+	gzip -dc "$fixture" | python3 -c '
+import struct, sys
+f = sys.stdin.buffer.read()
+off, size = struct.unpack_from("<QQ", f, 40)
+pos, end, aux = off, off + size, bytearray()
+while pos < end:
+    typ, misc, sz = struct.unpack_from("<IHH", f, pos)
+    if typ == 71:
+        n = struct.unpack_from("<Q", f, pos + 8)[0]
+        aux += f[pos + sz:pos + sz + n]
+        pos += n
+    pos += sz
+want = int(sys.argv[1]) << 20
+with open(sys.argv[2], "wb") as o:
+    for _ in range(-(-want // len(aux))):
+        o.write(aux)
+' "$SIZE" "$out"
+}
+
 status=0
-for spec in "noalign:--seed 1" "align64:--seed 2 --align 64"; do
+for spec in "noalign:--seed 1" "align64:--seed 2 --align 64" "emul:"; do
 	name=${spec%%:*}
 	TRACE="$W/gen-$name-${SIZE}M.bin"
-	# shellcheck disable=SC2086 # the generator options are words
-	expect=$("$B/decoder-gen" ${spec#*:} "$TRACE" "$SIZE")
-	echo
-	echo "== trace $name (decoder-gen ${spec#*:}): $expect"
+	if [ "$name" = emul ]; then
+		make_emul "$TRACE" || { echo "== trace emul: no fixture or python3, skipped"; continue; }
+		expect=""
+		echo
+		echo "== trace emul (the AUX data of tools/decoder/tests/data/emul.perf.data.gz, repeated)"
+	else
+		# shellcheck disable=SC2086 # the generator options are words
+		expect=$("$B/decoder-gen" ${spec#*:} "$TRACE" "$SIZE")
+		echo
+		echo "== trace $name (decoder-gen ${spec#*:}): $expect"
+	fi
 	"$B/decoder-bench" run "$TRACE" "$REPS" "$expect" || status=1
 	# whole processes: read the file, decode, print (stdout to /dev/null)
 	t_sum=$("$B/decoder-bench" time "$REPS" "$B/lib/spe-decode" --summary "$TRACE") || status=1

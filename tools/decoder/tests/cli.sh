@@ -19,6 +19,7 @@ ko() { echo "FAIL: cli:$1: $2"; fail=$((fail + 1)); }
 
 # shellcheck source=run.sh
 . "$(dirname "$0")/run.sh"
+rc=0
 
 # Load record: PC (0xB0, EL0 NS), latencies (0x99, 0x98, 0x9A), context (0x64),
 # op load/store GP load (0x49 0x00), events (0x52), VA (0xB2), PA (0xB3),

@@ -21,6 +21,7 @@ ok() { echo "PASS: perfdata:$1"; }
 ko() { echo "FAIL: perfdata:$1: $2"; }
 # shellcheck source=run.sh
 . "$HERE/run.sh"
+rc=0
 if ! command -v python3 >/dev/null; then
 	echo "SKIP: perfdata:all: python3 not available to write the test files"
 	exit 0
