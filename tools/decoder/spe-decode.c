@@ -102,6 +102,14 @@ static int parse_u64(const char *s, uint64_t *v)
 
 static int input_mapped;
 
+/* Is standard input a pipe or socket (not a file that can be mapped)? */
+static int stdin_is_pipe(void)
+{
+	struct stat st;
+
+	return !fstat(0, &st) && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode));
+}
+
 static void free_input(uint8_t *buf, size_t len)
 {
 	if (input_mapped)
@@ -193,6 +201,16 @@ fail:
 }
 
 static unsigned long errors_printed;
+
+static void report_error_at(const struct opts *o, const struct spe_error *e)
+{
+	if (errors_printed++ >= o->max_errors)
+		return;
+	fprintf(stderr, "%s: error at offset 0x%" PRIx64 " (%" PRIu64 "): %s; resuming at 0x%" PRIx64 "\n",
+		prog, e->offset, e->offset, spe_strerror(e->code), e->resume);
+	if (errors_printed == o->max_errors)
+		fprintf(stderr, "%s: further errors not shown\n", prog);
+}
 
 static void report_error(const struct opts *o, const struct spe_decoder *d)
 {
@@ -401,6 +419,51 @@ static void summary_print(const struct summary *s, const struct spe_decoder *d, 
 	}
 }
 
+/* Flush the record output (ob may be NULL) and stdout: 0, or -1 with a message. */
+static int finish_output(struct outbuf *ob)
+{
+	if (ob) {
+		if (ob_flush(ob)) {
+			fprintf(stderr, "%s: write error: %s\n", prog, strerror(ob->err));
+			return -1;
+		}
+		free(ob);
+	}
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "%s: write error: %s\n", prog, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* ---------------- records ---------------- */
+
+/* Warn about a record's unknown packets; count it when it holds extras. */
+static void count_extra(const struct opts *o, const struct spe_record *r, uint64_t *extra_records)
+{
+	unsigned int i;
+
+	if (!r->n_extra)
+		return;
+	(*extra_records)++;
+	for (i = 0; i < r->n_extra && i < SPE_REC_NEXTRA; i++)
+		if (r->extra[i].type == SPE_PKT_UNKNOWN)
+			report_unknown(o, r->offset + r->extra[i].rel_offset, &r->extra[i]);
+}
+
+/* One record of a raw trace, in the --json, --csv or --summary modes. */
+static void handle_record(const struct opts *o, const struct spe_record *r, struct outbuf *ob,
+			  struct summary *sum, uint64_t *extra_records)
+{
+	count_extra(o, r, extra_records);
+	if (o->mode == MODE_JSON)
+		fmt_json_record(ob, r, o->counter_bits, NULL);
+	else if (o->mode == MODE_CSV)
+		fmt_csv_record(ob, r, o->counter_bits, NULL);
+	else
+		summary_add(o, sum, r);
+}
+
 /* ---------------- perf.data ---------------- */
 
 struct perf_out {
@@ -526,17 +589,8 @@ static int perf_main(const struct opts *o, const uint8_t *buf, size_t len)
 		summary_print(po.sum, &d, (size_t)aux_bytes(&pd));
 		free(po.sum);
 	}
-	if (po.ob) {
-		if (ob_flush(po.ob)) {
-			fprintf(stderr, "%s: write error: %s\n", prog, strerror(po.ob->err));
-			return 2;
-		}
-		free(po.ob);
-	}
-	if (fflush(stdout) || ferror(stdout)) {
-		fprintf(stderr, "%s: write error: %s\n", prog, strerror(errno));
+	if (finish_output(po.ob))
 		return 2;
-	}
 	if (o->strict && po.extra_records) {
 		fprintf(stderr, "%s: --strict: %" PRIu64 " record%s with unknown, reserved, "
 			"IMPLEMENTATION DEFINED or Alignment packets\n", prog, po.extra_records,
@@ -551,6 +605,119 @@ static int perf_main(const struct opts *o, const uint8_t *buf, size_t len)
 			rc = 1;
 	}
 	pd_close(&pd);
+	return rc;
+}
+
+/* ---------------- a raw trace from a pipe ---------------- */
+
+/*
+ * Decode a raw trace on standard input as it arrives, with the streaming
+ * decoder (bounded memory, the same records and errors as a whole-buffer
+ * decode). Returns the exit status; or -1 when the input may be a
+ * perf.data file (it starts like "PERFILE"): then *pbuf and *plen hold
+ * the whole input, read to its end, for the caller.
+ */
+static int stream_main(const struct opts *o, uint8_t **pbuf, size_t *plen)
+{
+	size_t cap = SPE_STREAM_MIN_CAP(o->flags) + (1u << 16), chunk = 1u << 16;
+	uint8_t *win = malloc(cap), *in = malloc(chunk);
+	struct summary *sum = o->mode == MODE_SUMMARY ? calloc(1, sizeof(*sum)) : NULL;
+	struct outbuf *ob = o->mode != MODE_SUMMARY ? malloc(sizeof(*ob)) : NULL;
+	struct spe_stream s;
+	struct spe_record rec;
+	uint64_t total = 0, extra = 0;
+	int r, rc = 0, finished = 0;
+
+	if (!win || !in || (!sum && !ob)) {
+		fprintf(stderr, "%s: out of memory\n", prog);
+		return 2;
+	}
+	if (ob) {
+		ob_init(ob, 1);
+		if (o->mode == MODE_CSV)
+			ob_lit(ob, CSV_HEADER);
+	}
+	spe_stream_init(&s, win, cap, o->flags);
+	spe_stream_set_addr(&s, o->base);
+	while (!finished) {
+		ssize_t got = read(0, in, chunk);
+		size_t fed = 0;
+
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			fprintf(stderr, "%s: cannot read '<stdin>': %s\n", prog, strerror(errno));
+			return 2;
+		}
+		if (!total && got > 0 && !memcmp(in, "PERFILE", (size_t)got < 7 ? (size_t)got : 7)) {
+			/* perhaps perf.data: read it all for the caller */
+			size_t len = (size_t)got, bcap = chunk * 4;
+			uint8_t *buf = malloc(bcap);
+
+			if (!buf)
+				return 2;
+			memcpy(buf, in, len);
+			for (;;) {
+				if (len == bcap) {
+					uint8_t *nb = realloc(buf, bcap *= 2);
+
+					if (!nb)
+						return 2;
+					buf = nb;
+				}
+				got = read(0, buf + len, bcap - len);
+				if (got < 0 && errno == EINTR)
+					continue;
+				if (got <= 0)
+					break;
+				len += (size_t)got;
+			}
+			free(win);
+			free(in);
+			free(sum);
+			free(ob);
+			*pbuf = buf;
+			*plen = len;
+			return -1;
+		}
+		if (got == 0) {
+			spe_stream_finish(&s);
+			finished = 1;
+		}
+		total += (uint64_t)got;
+		do {
+			fed += spe_stream_write(&s, in + fed, (size_t)got - fed);
+			while ((r = spe_stream_next(&s, &rec)) != 0) {
+				if (r < 0) {
+					report_error_at(o, &s.err);
+					continue;
+				}
+				handle_record(o, &rec, ob, sum, &extra);
+			}
+		} while (fed < (size_t)got);
+	}
+	if (sum) {
+		summary_print(sum, &s.d, (size_t)total);
+		free(sum);
+	}
+	if (finish_output(ob))
+		return 2;
+	if (o->strict && extra) {
+		fprintf(stderr, "%s: --strict: %" PRIu64 " record%s with unknown, reserved, "
+			"IMPLEMENTATION DEFINED or Alignment packets (%" PRIu64 " unknown packets)\n",
+			prog, extra, extra == 1 ? "" : "s", s.d.stats.unknown);
+		rc = 1;
+	}
+	if (s.d.stats.errors) {
+		fprintf(stderr, "%s: %" PRIu64 " decode error%s in %" PRIu64 " bytes (%" PRIu64
+			" records decoded)%s\n", prog, s.d.stats.errors,
+			s.d.stats.errors == 1 ? "" : "s", total, s.d.stats.records,
+			o->lenient ? "; --lenient: exit status 0" : "");
+		if (!o->lenient)
+			rc = 1;
+	}
+	free(win);
+	free(in);
 	return rc;
 }
 
@@ -702,8 +869,14 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	o.path = optind < argc ? argv[optind] : NULL;
-	if (read_input(o.path, &buf, &len))
+	if (o.mode != MODE_DUMP && !o.perf && (!o.path || !strcmp(o.path, "-")) && stdin_is_pipe()) {
+		/* a pipe: decode as the data arrives */
+		r = stream_main(&o, &buf, &len);
+		if (r >= 0)
+			return r;
+	} else if (read_input(o.path, &buf, &len)) {
 		return 2;
+	}
 	if (o.perf || pd_is_perf_data(buf, len)) {
 		int rc = perf_main(&o, buf, len);
 
@@ -747,29 +920,12 @@ int main(int argc, char **argv)
 			last = (size_t)d.err.resume;
 			continue;
 		}
-		if (rec.n_extra) {
-			unsigned int i;
-
-			extra_records++;
-			for (i = 0; i < rec.n_extra && i < SPE_REC_NEXTRA; i++)
-				if (rec.extra[i].type == SPE_PKT_UNKNOWN)
-					report_unknown(&o, rec.offset + rec.extra[i].rel_offset,
-						       &rec.extra[i]);
-		}
-		switch (o.mode) {
-		case MODE_DUMP:
+		if (o.mode == MODE_DUMP) {
+			count_extra(&o, &rec, &extra_records);
 			dump_packets(buf, last, (size_t)(rec.offset + rec.size));
 			printf("\n");
-			break;
-		case MODE_JSON:
-			fmt_json_record(ob, &rec, o.counter_bits, NULL);
-			break;
-		case MODE_CSV:
-			fmt_csv_record(ob, &rec, o.counter_bits, NULL);
-			break;
-		case MODE_SUMMARY:
-			summary_add(&o, sum, &rec);
-			break;
+		} else {
+			handle_record(&o, &rec, ob, sum, &extra_records);
 		}
 		last = (size_t)(rec.offset + rec.size);
 	}
@@ -777,17 +933,8 @@ int main(int argc, char **argv)
 		dump_packets(buf, last, len);
 	if (o.mode == MODE_SUMMARY)
 		summary_print(sum, &d, len);
-	if (ob) {
-		if (ob_flush(ob)) {
-			fprintf(stderr, "%s: write error: %s\n", prog, strerror(ob->err));
-			return 2;
-		}
-		free(ob);
-	}
-	if (fflush(stdout) || ferror(stdout)) {
-		fprintf(stderr, "%s: write error: %s\n", prog, strerror(errno));
+	if (finish_output(ob))
 		return 2;
-	}
 	if (o.strict && extra_records) {
 		fprintf(stderr, "%s: --strict: %" PRIu64 " record%s with unknown, reserved, "
 			"IMPLEMENTATION DEFINED or Alignment packets (%" PRIu64 " unknown packets)\n",

@@ -172,6 +172,18 @@ for m in --dump --json; do
 	run 1 "$m" "$T/garbage.bin"
 	if [ "$rc" -le 1 ]; then ok "garbage$m"; else ko "garbage$m" "rc=$rc"; fi
 done
+# a pipe on standard input is decoded as it arrives (spe_stream): the same
+# output, messages and exit status as the file
+for m in --json --csv --summary; do
+	for f in four garbage trunc badhdr unknown; do
+		"$BIN" "$m" "$T/$f.bin" >"$T/file.out" 2>&1
+		r1=$?
+		cat "$T/$f.bin" | "$BIN" "$m" >"$T/pipe.out" 2>&1
+		r2=$?
+		if [ $r1 -eq $r2 ] && cmp -s "$T/file.out" "$T/pipe.out"; then
+			ok "pipe$m-$f"; else ko "pipe$m-$f" "rc $r1/$r2, $(diff "$T/file.out" "$T/pipe.out" | head -3)"; fi
+	done
+done
 if [ -w /dev/full ]; then
 	"$BIN" --json "$T/four.bin" >/dev/full 2>"$T/err"
 	rc=$?
