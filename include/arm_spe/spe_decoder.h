@@ -145,9 +145,22 @@ struct spe_error {
 	int code;		/* enum spe_err */
 };
 
+/*
+ * Both iterators count the same way: on data that spe_decoder_next()
+ * decodes without an error, spe_decoder_next_packet() over the same bytes
+ * leaves identical stats (checked by tests/stats.c and the fuzz target).
+ * After an error they differ: the record iterator resynchronizes at a
+ * record boundary, the packet iterator one byte later.
+ */
 struct spe_decoder_stats {
-	uint64_t records;
-	uint64_t packets;	/* all packets, padding included */
+	uint64_t records;	/* records ended by End or Timestamp (D18.1.2) */
+	/*
+	 * Packets decoded, Padding excluded: every known, unknown or
+	 * reserved packet and every Alignment command counts once; Padding
+	 * bytes (D18.2.8), between records or inside one, count only in
+	 * pad_bytes. Bytes skipped while resynchronizing count in neither.
+	 */
+	uint64_t packets;
 	uint64_t pad_bytes;
 	uint64_t unknown;	/* unknown packets skipped */
 	uint64_t errors;
@@ -168,6 +181,8 @@ struct spe_decoder {
 	struct spe_error err;	/* last error */
 	struct spe_decoder_stats stats;
 	size_t resync_floor;	/* internal: end of the last over-long record window */
+	size_t resync_from;	/* internal: where the last resynchronization scan began */
+	size_t err_pos;		/* internal: pos when the last error was found */
 };
 
 void spe_decoder_init(struct spe_decoder *d, const void *buf, size_t len,
@@ -189,6 +204,67 @@ int spe_decoder_next(struct spe_decoder *d, struct spe_record *rec);
  * whose len is the run length (at most 255).
  */
 int spe_decoder_next_packet(struct spe_decoder *d, struct spe_packet *pkt);
+
+/* ------------------------------------------------------------------ */
+/* Streaming                                                          */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Incremental decoding of a trace that arrives in chunks (a wrapped AUX
+ * ring read piece by piece, a pipe): the same records, errors and stats as
+ * spe_decoder_next() over the whole trace at once, records split across
+ * chunks included. Offsets (rec->offset, err) are offsets in the stream.
+ *
+ *	spe_stream_init(&s, buf, sizeof(buf), 0);
+ *	while ((n = read(fd, chunk, sizeof(chunk))) > 0)
+ *		for (p = chunk; n; p += w, n -= w) {
+ *			w = spe_stream_write(&s, p, n);
+ *			while ((ret = spe_stream_next(&s, &rec)) != 0)
+ *				use(ret, &rec);
+ *		}
+ *	spe_stream_finish(&s);
+ *	while ((ret = spe_stream_next(&s, &rec)) != 0)
+ *		use(ret, &rec);
+ *
+ * The caller provides the window buffer (at least SPE_STREAM_MIN_CAP()
+ * bytes); spe_stream_write() copies into it what fits and returns that
+ * count. A record is decoded once SPE_STREAM_WINDOW() bytes from its start
+ * are in the window (a record is at most SPE_MAX_RECORD_LEN bytes, a
+ * legacy Alignment command skips at most 64 KiB), or the stream is
+ * finished.
+ */
+#define SPE_STREAM_WINDOW(flags)					\
+	((((flags) & SPE_DEC_LEGACY_ALIGN) ? 65536u : 0u) + SPE_MAX_RECORD_LEN + 64u)
+#define SPE_STREAM_MIN_CAP(flags)	(2u * SPE_STREAM_WINDOW(flags))
+
+struct spe_stream {
+	struct spe_decoder d;	/* over the window; d.stats are the stream's */
+	uint8_t *buf;		/* the window */
+	size_t cap;
+	uint64_t base;		/* stream offset of buf[0] */
+	uint64_t addr;		/* buffer address of stream byte 0 (--base) */
+	size_t window;
+	int finished;
+	struct spe_error err;	/* last error, in stream offsets */
+	/* internal: an error whose resume point needs more data */
+	int pend_code;
+	uint64_t pend_at, pend_pos;
+	size_t pend_from;
+};
+
+/* 0, or -SPE_E_INVAL when cap < SPE_STREAM_MIN_CAP(flags). */
+int spe_stream_init(struct spe_stream *s, void *buf, size_t cap, unsigned int flags);
+/* Set the buffer address of stream byte 0 (legacy Alignment commands). */
+void spe_stream_set_addr(struct spe_stream *s, uint64_t addr);
+/* Copy up to len bytes of the stream into the window; returns how many. */
+size_t spe_stream_write(struct spe_stream *s, const void *data, size_t len);
+/* No more data will come. */
+void spe_stream_finish(struct spe_stream *s);
+/*
+ * 1 and *rec filled; a negative enum spe_err (s->err filled; call again to
+ * continue); or 0: more data is needed, or, once finished, the end.
+ */
+int spe_stream_next(struct spe_stream *s, struct spe_record *rec);
 
 /* ------------------------------------------------------------------ */
 /* Field interpretation                                               */

@@ -10,9 +10,15 @@
 #    from Debian's linux-source-6.12 package into $ARM_SPE_CACHE (extracting
 #    only those two files) and builds them against a small shim of the kernel
 #    headers they include, generated here; nothing of it is committed
-# 3. generates a synthetic trace (default 256 MiB) and prints MB/s for our
-#    record iterator, our packet iterator and perf's decoder, and the ratio.
-#    Also times `spe-decode --summary` end to end.
+# 3. generates two independent traces with tools/bench/decoder-gen.c
+#    (default 256 MiB each; one without padding, one with 64-byte record
+#    alignment) and a third from a real capture under the emulation (the
+#    AUX data of tools/decoder/tests/data/emul.perf.data.gz, repeated), and
+#    prints, side by side in one run: the machine's read
+#    bandwidth, MB/s of our record and packet iterators and of perf's
+#    decoder loop, the ratios, each decoder's counts checked against what
+#    the generator wrote; then whole processes: spe-decode --summary,
+#    --json and --csv against perf's loop as a process (read + decode).
 # Not part of `make check`.
 set -euo pipefail
 
@@ -26,7 +32,7 @@ while [ $# -gt 0 ]; do
 	--size) SIZE=$2; shift 2 ;;
 	--reps) REPS=$2; shift 2 ;;
 	--keep) KEEP=1; shift ;;
-	-h|--help) sed -n '4,18p' "$0"; exit 0 ;;
+	-h|--help) sed -n '4,21p' "$0"; exit 0 ;;
 	*) echo "decoder-bench: unknown option $1" >&2; exit 2 ;;
 	esac
 done
@@ -135,17 +141,75 @@ fi
 $CC -O2 -std=gnu11 -Wall -I"$TOP/include" "${PERF_FLAGS[@]}" -o "$B/decoder-bench" \
 	"$HERE/decoder-bench.c" "${PERF_OBJ[@]}" "$B/lib/libspe_decoder.a"
 
-# --- 3. trace + timing -------------------------------------------------------------
-TRACE="$W/trace-${SIZE}M.bin"
-if [ ! -s "$TRACE" ] || [ "$(stat -c %s "$TRACE")" -lt $((SIZE << 20)) ]; then
-	"$B/decoder-bench" gen "$TRACE" "$SIZE"
-fi
-echo "compiler: $($CC --version | head -1), -O2; perf decoder: $([ $have_perf = 1 ] && echo "linux-source-6.12 tools/perf/util/arm-spe-decoder" || echo unavailable)"
-"$B/decoder-bench" run "$TRACE" "$REPS"
+$CC -O2 -std=gnu11 -Wall -o "$B/decoder-gen" "$HERE/decoder-gen.c"
 
-t0=$(date +%s.%N)
-"$B/lib/spe-decode" --summary "$TRACE" >"$B/summary.txt"
-t1=$(date +%s.%N)
-awk -v a="$t0" -v b="$t1" -v s="$(stat -c %s "$TRACE")" \
-	'BEGIN { printf "spe-decode --summary end to end (read + decode + stats): %.1f MB/s\n", s / 1e6 / (b - a) }'
-[ "$KEEP" = 1 ] || rm -f "$TRACE"
+# --- 3. traces + timing ------------------------------------------------------------
+# Independent traces from tools/bench/decoder-gen.c (written from the packet
+# tables, not with the project's encoder): no alignment padding (the
+# decoders' worst case), and records padded to 64 bytes (PMBIDR_EL1.Align).
+echo "machine: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1), $(nproc) CPUs"
+echo "compiler: $($CC --version | head -1), -O2; perf decoder: $([ $have_perf = 1 ] && echo "linux-source-6.12 tools/perf/util/arm-spe-decoder" || echo unavailable)"
+# A real capture: the AUX data of tools/decoder/tests/data/emul.perf.data.gz
+# (perf record under the emulation), repeated to SIZE MiB.
+make_emul() {
+	local out=$1 fixture=$TOP/tools/decoder/tests/data/emul.perf.data.gz
+	[ -s "$fixture" ] && command -v python3 >/dev/null || return 1
+	gzip -dc "$fixture" | python3 -c '
+import struct, sys
+f = sys.stdin.buffer.read()
+off, size = struct.unpack_from("<QQ", f, 40)
+pos, end, aux = off, off + size, bytearray()
+while pos < end:
+    typ, misc, sz = struct.unpack_from("<IHH", f, pos)
+    if typ == 71:
+        n = struct.unpack_from("<Q", f, pos + 8)[0]
+        aux += f[pos + sz:pos + sz + n]
+        pos += n
+    pos += sz
+want = int(sys.argv[1]) << 20
+with open(sys.argv[2], "wb") as o:
+    for _ in range(-(-want // len(aux))):
+        o.write(aux)
+' "$SIZE" "$out"
+}
+
+status=0
+for spec in "noalign:--seed 1" "align64:--seed 2 --align 64" "emul:"; do
+	name=${spec%%:*}
+	TRACE="$W/gen-$name-${SIZE}M.bin"
+	if [ "$name" = emul ]; then
+		make_emul "$TRACE" || { echo "== trace emul: no fixture or python3, skipped"; continue; }
+		expect=""
+		echo
+		echo "== trace emul (the AUX data of tools/decoder/tests/data/emul.perf.data.gz, repeated)"
+	else
+		# shellcheck disable=SC2086 # the generator options are words
+		expect=$("$B/decoder-gen" ${spec#*:} "$TRACE" "$SIZE")
+		echo
+		echo "== trace $name (decoder-gen ${spec#*:}): $expect"
+	fi
+	"$B/decoder-bench" run "$TRACE" "$REPS" "$expect" || status=1
+	# whole processes: read the file, decode, print (stdout to /dev/null)
+	t_sum=$("$B/decoder-bench" time "$REPS" "$B/lib/spe-decode" --summary "$TRACE") || status=1
+	t_json=$("$B/decoder-bench" time "$REPS" "$B/lib/spe-decode" --json "$TRACE") || status=1
+	t_csv=$("$B/decoder-bench" time "$REPS" "$B/lib/spe-decode" --csv "$TRACE") || t_csv=
+	t_perf=
+	[ $have_perf = 1 ] && { t_perf=$("$B/decoder-bench" time "$REPS" "$B/decoder-bench" perf-proc "$TRACE") || status=1; }
+	bytes=$(stat -c %s "$TRACE")
+	awk -v b="$bytes" -v s="$t_sum" -v j="$t_json" -v c="$t_csv" -v p="$t_perf" 'BEGIN {
+		split(s, S, " "); split(j, J, " "); split(c, C, " "); split(p, P, " ")
+		printf "process: spe-decode --summary          %8.1f MB/s [%7.1f]\n", b / 1e6 / S[1], b / 1e6 / S[2]
+		printf "process: spe-decode --json             %8.1f MB/s [%7.1f]\n", b / 1e6 / J[1], b / 1e6 / J[2]
+		if (c != "")
+			printf "process: spe-decode --csv              %8.1f MB/s [%7.1f]\n", b / 1e6 / C[1], b / 1e6 / C[2]
+		if (p != "") {
+			printf "process: perf decoder loop (read+decode)%7.1f MB/s [%7.1f]\n", b / 1e6 / P[1], b / 1e6 / P[2]
+			printf "ratio --summary/perf process: %.2fx\n", P[1] / S[1]
+		}
+		printf "json MB/s: %.1f\n", b / 1e6 / J[1]
+		if (c != "")
+			printf "csv MB/s: %.1f\n", b / 1e6 / C[1]
+	}'
+	[ "$KEEP" = 1 ] || rm -f "$TRACE"
+done
+exit $status

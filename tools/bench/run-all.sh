@@ -5,7 +5,10 @@
 #   1. emulation overhead  tools/bench/qemu-overhead.sh: QEMU CPU time with
 #      the FEAT_SPE series against the same QEMU without it
 #   2. decoder throughput  tools/bench/decoder-bench.sh: our record and
-#      packet iterators against perf's arm_spe_get_packet, same bytes
+#      packet iterators against perf's arm_spe_get_packet loop on the same
+#      bytes, the share of the machine's read bandwidth, spe-decode
+#      --summary against perf's loop as a process, --json/--csv MB/s; on
+#      independent generated traces and on an emulator capture
 #   3. driver data loss    tools/bench/data-loss.sh: records delivered to
 #      user space against records the emulated SPU wrote, and sampling
 #      coverage, at the minimum interval on every vCPU
@@ -44,10 +47,36 @@ for c in spe-off on@4096 on@1024 on@256; do
 	case $c in spe-off) t="<= 1.02" ;; on@4096) t="<= 1.30" ;; on@1024) t="<= 1.60" ;; *) t="-" ;; esac
 	row "emulation overhead" "QEMU CPU time, $c / no series" "$v" "$t"
 done
-rec=$(sed -nE 's/^ratio ours\/perf: records ([0-9.]+)x, packets ([0-9.]+)x.*/\1 \2/p' "$out/decoder.txt")
-[ -n "$rec" ] || missing "the decoder ratio" decoder
-row "decoder throughput" "record iterator / perf (MB/s)" "${rec% *}" "> 1"
-row "decoder throughput" "packet iterator / perf (MB/s)" "${rec#* }" "> 1"
+# decoder rows, per trace of decoder-bench.sh (independent generator without
+# and with 64-byte alignment, the emulator's capture repeated)
+drows=$(awk '
+	/^== trace / { t = $3 }
+	/^memory read bandwidth/ { bw[t] = $6 }
+	/^ratio ours\/perf: records/ { gsub(/[x,]/, ""); rr[t] = $4; pr[t] = $6 }
+	/^share of read bandwidth: records/ { gsub(/[%,]/, ""); sh[t] = $6 }
+	/^ratio --summary\/perf process:/ { gsub(/x/, ""); sp[t] = $4 }
+	/^json MB\/s:/ { js[t] = $3 }
+	/^csv MB\/s:/ { cs[t] = $3 }
+	/^MISMATCH/ { bad = 1 }
+	END {
+		n = split("noalign align64 emul", ts, " ")
+		for (i = 1; i <= n; i++) {
+			t = ts[i]
+			if (!(t in rr)) continue
+			printf "%s|record iterator / perf loop|%s|>= 3\n", t, rr[t]
+			printf "%s|packet iterator / perf loop|%s|>= 2\n", t, pr[t]
+			printf "%s|records, %% of read bw (%.0f MB/s)|%s|>= 25\n", t, bw[t], sh[t]
+			printf "%s|--summary / perf process|%s|>= 2\n", t, sp[t]
+			printf "%s|--json MB/s of trace|%s|>= 250\n", t, js[t]
+			printf "%s|--csv MB/s of trace|%s|-\n", t, cs[t]
+		}
+		if (bad) print "MISMATCH"
+	}' "$out/decoder.txt")
+[ -n "$drows" ] || missing "the decoder ratios" decoder
+case $drows in *MISMATCH*) spe_die "decoder-bench: a decoder disagreed with the generator; see $out/decoder.txt" ;; esac
+while IFS='|' read -r t f v tg; do
+	row "decoder ($t)" "$f" "$v" "$tg"
+done <<<"$drows"
 n=0
 while read -r cfg1 cfg2 rest; do
 	case $cfg1 in *KiB) ;; *) continue ;; esac

@@ -3,8 +3,9 @@
  * spe-decode: print an Arm SPE raw AUX buffer dump as a packet dump, as JSON
  * Lines (one object per record) or as a summary.
  *
- * Exit status: 0 success; 1 decode errors were found (0 with --lenient);
- * 2 usage or I/O error. See Documentation/decoder.rst.
+ * Exit status: 0 success; 1 decode errors were found (0 with --lenient),
+ * or with --strict a record flagged extra (unknown, reserved, IMPDEF or
+ * Alignment packets); 2 usage or I/O error. See Documentation/decoder.rst.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -13,16 +14,26 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <arm_spe/spe_decoder.h>
 
-enum mode { MODE_DUMP, MODE_JSON, MODE_SUMMARY };
+#include "latency.h"
+#include "outbuf.h"
+#include "perf_data.h"
+#include "perf_decode.h"
+#include "report.h"
+#include "spe_format.h"
+
+enum mode { MODE_DUMP, MODE_JSON, MODE_CSV, MODE_SUMMARY };
 
 struct opts {
 	enum mode mode;
 	int lenient;
+	int strict;
+	int perf;
 	unsigned int flags;
 	unsigned int counter_bits;
 	unsigned long max_errors;
@@ -36,16 +47,29 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: %s [OPTION]... [FILE]\n"
-		"Decode an Arm SPE raw AUX buffer dump (FILE, or standard input when\n"
-		"FILE is absent or '-').\n"
+		"       %s report [--top N] [--symfs DIR] [perf.data]   (see report --help)\n"
+		"Decode an Arm SPE raw AUX buffer dump or a perf.data file recorded with\n"
+		"perf record -e arm_spe// (FILE, or standard input when FILE is absent or\n"
+		"'-'). With perf.data, records carry their cpu, pid, tid, comm and the\n"
+		"flags of the PERF_RECORD_AUX covering them; --dump prints each AUXTRACE\n"
+		"piece.\n"
 		"\n"
 		"Output (pick one, default --dump):\n"
 		"  -d, --dump            packet-by-packet dump, records separated by blank lines\n"
 		"  -j, --json            JSON Lines: one object per record\n"
+		"  -c, --csv             CSV: a header line, then one row per record (fixed\n"
+		"                        columns, see Documentation/decoder.rst)\n"
 		"  -s, --summary         records by operation type, events, latency histogram\n"
+		"\n"
+		"Input:\n"
+		"      --perf-data       FILE is a perf.data file (the default when it starts\n"
+		"                        with \"PERFILE\"): any other content is an error\n"
 		"\n"
 		"Decoding:\n"
 		"  -l, --lenient         exit 0 even when decode errors were found\n"
+		"  -S, --strict          exit 1 also when a record holds an unknown packet or a\n"
+		"                        reserved, IMPLEMENTATION DEFINED or Alignment packet\n"
+		"                        (flagged extra)\n"
 		"      --legacy-align    honour SPE 2017 supplement Alignment commands (skip to\n"
 		"                        the boundary they encode); default: report and ignore\n"
 		"      --base=ADDR       buffer address of the first byte (for --legacy-align)\n"
@@ -60,10 +84,11 @@ static void usage(FILE *f)
 		"Timestamp) are reported on standard error with their byte offset;\n"
 		"decoding resynchronizes at the next record boundary. Unknown packets\n"
 		"are skipped by the size their header encodes and reported, but are not\n"
-		"errors.\n"
+		"errors unless --strict.\n"
 		"\n"
-		"Exit status: 0 ok, 1 decode errors (unless --lenient), 2 usage or I/O error.\n",
-		prog);
+		"Exit status: 0 ok, 1 decode errors (unless --lenient) or, with --strict,\n"
+		"records flagged extra; 2 usage or I/O error.\n",
+		prog, prog);
 }
 
 static int parse_u64(const char *s, uint64_t *v)
@@ -75,7 +100,25 @@ static int parse_u64(const char *s, uint64_t *v)
 	return errno || !*s || *end || *s == '-' ? -1 : 0;
 }
 
-/* Read the whole input. Returns 0, or -1 with a message printed. */
+static int input_mapped;
+
+/* Is standard input a pipe or socket (not a file that can be mapped)? */
+static int stdin_is_pipe(void)
+{
+	struct stat st;
+
+	return !fstat(0, &st) && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode));
+}
+
+static void free_input(uint8_t *buf, size_t len)
+{
+	if (input_mapped)
+		munmap(buf, len);
+	else
+		free(buf);
+}
+
+/* Read (or map) the whole input. Returns 0, or -1 with a message printed. */
 static int read_input(const char *path, uint8_t **out, size_t *outlen)
 {
 	int fd = 0;
@@ -100,8 +143,21 @@ static int read_input(const char *path, uint8_t **out, size_t *outlen)
 				close(fd);
 			return -1;
 		}
-		if (S_ISREG(st.st_mode) && st.st_size > 0)
+		if (S_ISREG(st.st_mode) && st.st_size > 0) {
+			/* a regular file is mapped: no copy, no page clearing */
+			void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+
+			if (m != MAP_FAILED) {
+				madvise(m, (size_t)st.st_size, MADV_SEQUENTIAL);
+				if (fd)
+					close(fd);
+				*out = m;
+				*outlen = (size_t)st.st_size;
+				input_mapped = 1;
+				return 0;
+			}
 			cap = (size_t)st.st_size + 1;
+		}
 	}
 	buf = malloc(cap);
 	if (!buf) {
@@ -145,6 +201,16 @@ fail:
 }
 
 static unsigned long errors_printed;
+
+static void report_error_at(const struct opts *o, const struct spe_error *e)
+{
+	if (errors_printed++ >= o->max_errors)
+		return;
+	fprintf(stderr, "%s: error at offset 0x%" PRIx64 " (%" PRIu64 "): %s; resuming at 0x%" PRIx64 "\n",
+		prog, e->offset, e->offset, spe_strerror(e->code), e->resume);
+	if (errors_printed == o->max_errors)
+		fprintf(stderr, "%s: further errors not shown\n", prog);
+}
 
 static void report_error(const struct opts *o, const struct spe_decoder *d)
 {
@@ -212,154 +278,9 @@ static void dump_packets(const uint8_t *buf, size_t from, size_t to)
 	}
 }
 
-/* ---------------- JSON ---------------- */
-
-static void json_addr(const struct spe_record *r, unsigned int i)
-{
-	uint64_t p = r->addr[i];
-	const char *n = spe_addr_index_name(i);
-
-	if (!(r->present & SPE_REC_ADDR(i)))
-		return;
-	switch (i) {
-	case SPE_ADDR_IDX_DATA_VA:
-		printf(",\"%s\":\"0x%" PRIx64 "\",\"%s_tag\":%u", "data_va",
-		       spe_addr_va_sext(p), "data_va", SPE_ADDR_TAG(p));
-		break;
-	case SPE_ADDR_IDX_DATA_PA:
-		printf(",\"data_pa\":\"0x%" PRIx64 "\",\"data_pa_ns\":%u,\"data_pa_nse\":%u,"
-		       "\"data_pa_ch\":%u,\"data_pa_pat\":%u", (uint64_t)SPE_ADDR_ADDR(p),
-		       SPE_ADDR_NS(p), SPE_ADDR_NSE(p), SPE_ADDR_CH(p), SPE_ADDR_PAT(p));
-		break;
-	default: {
-		char key[16];
-		size_t k;
-
-		snprintf(key, sizeof(key), "%s", n);
-		for (k = 0; key[k]; k++)
-			if (key[k] == '-')
-				key[k] = '_';
-		printf(",\"%s\":\"0x%" PRIx64 "\",\"%s_el\":%u,\"%s_ns\":%u,\"%s_nse\":%u",
-		       key, spe_addr_va_sext(p), key, SPE_ADDR_EL(p), key, SPE_ADDR_NS(p),
-		       key, SPE_ADDR_NSE(p));
-		break;
-	}
-	}
-}
-
-static void json_op(const struct spe_record *r)
-{
-	struct spe_op op;
-
-	spe_op_decode(r->op_class, r->op_subclass, &op);
-	printf(",\"op\":{\"class\":%u,\"subclass\":%u,\"kind\":\"%s\"", r->op_class,
-	       r->op_subclass, spe_op_kind_name(op.kind));
-	if (op.is_ldst)
-		printf(",\"store\":%s", op.store ? "true" : "false");
-	switch (op.kind) {
-	case SPE_OP_OTHER:
-		printf(",\"ase\":%u,\"fp\":%u,\"cond\":%u", op.ase, op.fp, op.cond);
-		break;
-	case SPE_OP_SVE_DP:
-		printf(",\"evl\":%u,\"pred\":%u,\"fp\":%u", op.evl, op.pred, op.fp);
-		break;
-	case SPE_OP_SME_DP:
-		printf(",\"ets\":%u,\"fp\":%u", op.ets, op.fp);
-		break;
-	case SPE_OP_LDST_EXT:
-		printf(",\"at\":%u,\"excl\":%u,\"ar\":%u", op.at, op.excl, op.ar);
-		break;
-	case SPE_OP_LDST_SVE_SME:
-		printf(",\"evl\":%u,\"pred\":%u,\"sg\":%u", op.evl, op.pred, op.sg);
-		break;
-	case SPE_OP_LDST_GCS:
-		printf(",\"comm\":%u", op.comm);
-		break;
-	case SPE_OP_BRANCH:
-		printf(",\"cond\":%u,\"ind\":%u,\"cr\":%u,\"gcs\":%u", op.cond, op.ind, op.cr, op.gcs);
-		break;
-	default:
-		break;
-	}
-	if (op.reserved)
-		printf(",\"reserved\":true");
-	printf("}");
-}
-
-static void json_record(const struct opts *o, const struct spe_record *r)
-{
-	unsigned int i;
-	int first;
-
-	printf("{\"offset\":%" PRIu64 ",\"size\":%u", r->offset, r->size);
-	for (i = 0; i < SPE_REC_NADDR; i++)
-		json_addr(r, i);
-	for (i = 0; i < 2; i++)
-		if (r->present & SPE_REC_CTX(i))
-			printf(",\"context_el%u\":%u", i + 1, r->context[i]);
-	if (r->present & SPE_REC_OP)
-		json_op(r);
-	if (r->present & SPE_REC_EVENTS) {
-		printf(",\"events\":{\"raw\":\"0x%" PRIx64 "\",\"len\":%u,\"names\":[",
-		       r->events, r->events_len);
-		first = 1;
-		for (i = 0; i < 64; i++) {
-			const char *n = spe_event_name(i);
-
-			if (!(r->events & (1ull << i)))
-				continue;
-			if (n)
-				printf("%s\"%s\"", first ? "" : ",", n);
-			else
-				printf("%s\"e%u\"", first ? "" : ",", i);
-			first = 0;
-		}
-		printf("]}");
-	}
-	first = 1;
-	for (i = 0; i < SPE_REC_NCNT; i++) {
-		static const char *const key[SPE_REC_NCNT] = {
-			"total", "issue", "xlat", NULL, "alt_issue",
-		};
-		if (!(r->present & SPE_REC_CNT(i)) || !key[i])
-			continue;
-		printf("%s\"%s\":%u", first ? ",\"lat\":{" : ",", key[i],
-		       SPE_CNT_VALUE(r->counter[i], o->counter_bits));
-		if (SPE_CNT_SATURATED(r->counter[i], o->counter_bits))
-			printf(",\"%s_saturated\":true", key[i]);
-		first = 0;
-	}
-	if (!first)
-		printf("}");
-	if (r->present & SPE_REC_DATA_SOURCE)
-		printf(",\"data_source\":%u", r->data_source);
-	if (r->present & SPE_REC_TIMESTAMP)
-		printf(",\"ts\":%" PRIu64, r->timestamp);
-	printf(",\"end\":\"%s\"", (r->present & SPE_REC_TIMESTAMP) ? "timestamp" : "end");
-	if (r->present & SPE_REC_DUP)
-		printf(",\"duplicate_packets\":true");
-	if (r->n_extra) {
-		printf(",\"extra\":[");
-		for (i = 0; i < r->n_extra && i < SPE_REC_NEXTRA; i++) {
-			const struct spe_extra_pkt *x = &r->extra[i];
-
-			printf("%s{\"type\":\"%s\",\"offset\":%" PRIu64 ",\"hdr\":\"0x%02x",
-			       i ? "," : "", spe_pkt_type_name(x->type),
-			       r->offset + x->rel_offset, x->hdr0);
-			if (SPE_HDR_IS_EXT(x->hdr0))
-				printf("%02x", x->hdr1);
-			printf("\",\"index\":%u,\"payload\":\"0x%" PRIx64 "\"}", x->index, x->payload);
-		}
-		printf("]");
-		if (r->n_extra > SPE_REC_NEXTRA)
-			printf(",\"extra_count\":%u", r->n_extra);
-	}
-	printf("}\n");
-}
-
 /* ---------------- summary ---------------- */
 
-#define NBUCKETS 18	/* [0], [1], [2,3], ... [2^15, 2^16) , saturated */
+#define NBUCKETS LAT_BUCKETS
 
 struct summary {
 	uint64_t by_op[SPE_OP_NR_KINDS][2];
@@ -371,19 +292,6 @@ struct summary {
 	uint16_t cnt_min[SPE_REC_NCNT], cnt_max[SPE_REC_NCNT];
 	uint64_t extra;
 };
-
-static unsigned int bucket(unsigned int v, unsigned int sat)
-{
-	unsigned int b = 0;
-
-	if (v == sat)
-		return NBUCKETS - 1;
-	while (v) {
-		b++;
-		v >>= 1;
-	}
-	return b;	/* 0 -> 0, 1 -> 1, 2..3 -> 2, ... 32768..65535 -> 16 */
-}
 
 static void summary_add(const struct opts *o, struct summary *s, const struct spe_record *r)
 {
@@ -429,7 +337,7 @@ static void summary_add(const struct opts *o, struct summary *s, const struct sp
 		s->cnt_sum[i] += c;
 	}
 	if (r->present & SPE_REC_CNT(SPE_CNT_IDX_TOTAL))
-		s->hist[bucket(r->counter[SPE_CNT_IDX_TOTAL], sat)]++;
+		s->hist[lat_bucket(r->counter[SPE_CNT_IDX_TOTAL], sat)]++;
 	s->extra += r->n_extra;
 }
 
@@ -511,13 +419,379 @@ static void summary_print(const struct summary *s, const struct spe_decoder *d, 
 	}
 }
 
+/* Flush the record output (ob may be NULL) and stdout: 0, or -1 with a message. */
+static int finish_output(struct outbuf *ob)
+{
+	if (ob) {
+		if (ob_flush(ob)) {
+			fprintf(stderr, "%s: write error: %s\n", prog, strerror(ob->err));
+			return -1;
+		}
+		free(ob);
+	}
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "%s: write error: %s\n", prog, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* ---------------- records ---------------- */
+
+/* Warn about a record's unknown packets; count it when it holds extras. */
+static void count_extra(const struct opts *o, const struct spe_record *r, uint64_t *extra_records)
+{
+	unsigned int i;
+
+	if (!r->n_extra)
+		return;
+	(*extra_records)++;
+	for (i = 0; i < r->n_extra && i < SPE_REC_NEXTRA; i++)
+		if (r->extra[i].type == SPE_PKT_UNKNOWN)
+			report_unknown(o, r->offset + r->extra[i].rel_offset, &r->extra[i]);
+}
+
+/* One record of a raw trace, in the --json, --csv or --summary modes. */
+static void handle_record(const struct opts *o, const struct spe_record *r, struct outbuf *ob,
+			  struct summary *sum, uint64_t *extra_records)
+{
+	count_extra(o, r, extra_records);
+	if (o->mode == MODE_JSON)
+		fmt_json_record(ob, r, o->counter_bits, NULL);
+	else if (o->mode == MODE_CSV)
+		fmt_csv_record(ob, r, o->counter_bits, NULL);
+	else
+		summary_add(o, sum, r);
+}
+
+/* ---------------- perf.data ---------------- */
+
+struct perf_out {
+	const struct opts *o;
+	struct outbuf *ob;
+	struct summary *sum;
+	uint64_t extra_records;
+};
+
+static void perf_record(void *arg, const struct spe_record *r, const struct rec_ctx *c)
+{
+	struct perf_out *po = arg;
+	unsigned int i;
+
+	if (r->n_extra) {
+		po->extra_records++;
+		for (i = 0; i < r->n_extra && i < SPE_REC_NEXTRA; i++)
+			if (r->extra[i].type == SPE_PKT_UNKNOWN)
+				report_unknown(po->o, r->offset + r->extra[i].rel_offset, &r->extra[i]);
+	}
+	switch (po->o->mode) {
+	case MODE_JSON:
+		fmt_json_record(po->ob, r, po->o->counter_bits, c);
+		break;
+	case MODE_CSV:
+		fmt_csv_record(po->ob, r, po->o->counter_bits, c);
+		break;
+	default:
+		summary_add(po->o, po->sum, r);
+		break;
+	}
+}
+
+static void perf_error(void *arg, const struct spe_error *e, const struct rec_ctx *c)
+{
+	struct perf_out *po = arg;
+
+	if (errors_printed++ >= po->o->max_errors)
+		return;
+	fprintf(stderr, "%s: error in the AUX data of cpu %d tid %d at offset 0x%" PRIx64 ": %s; "
+		"resuming at 0x%" PRIx64 "\n", prog, c->cpu, c->tid, e->offset,
+		spe_strerror(e->code), e->resume);
+}
+
+/* --dump of a perf.data file: each AUXTRACE piece as it is in the file */
+static void perf_dump(const struct perf_data *pd)
+{
+	size_t i;
+
+	for (i = 0; i < pd->n_chunk; i++) {
+		const struct pd_chunk *c = &pd->chunk[i];
+
+		printf("AUXTRACE idx %u cpu %d tid %d: AUX offset 0x%" PRIx64 ", %" PRIu64 " bytes\n",
+		       c->idx, c->cpu, c->tid, c->offset, c->size);
+		dump_packets(c->data, 0, (size_t)c->size);
+		printf("\n");
+	}
+}
+
+static uint64_t aux_bytes(const struct perf_data *pd)
+{
+	uint64_t n = 0;
+	size_t i;
+
+	for (i = 0; i < pd->n_chunk; i++)
+		n += pd->chunk[i].size;
+	return n;
+}
+
+/*
+ * spe-decode on a perf.data file. Returns the exit status: 2 for a file
+ * that cannot be read as perf.data, else as for a raw dump.
+ */
+static int perf_main(const struct opts *o, const uint8_t *buf, size_t len)
+{
+	static const char *const flag_name[4] = { "truncated", "overwrite", "partial", "collision" };
+	struct perf_data pd;
+	struct pdd_stats st;
+	struct perf_out po = { .o = o };
+	struct pdd_sink sink = { .arg = &po, .record = perf_record, .error = perf_error };
+	char err[256];
+	int rc = 0;
+	unsigned int b;
+
+	if (pd_open(&pd, buf, len, err, sizeof(err))) {
+		fprintf(stderr, "%s: %s: %s\n", prog, o->path ? o->path : "<stdin>", err);
+		return 2;
+	}
+	if (o->mode == MODE_DUMP) {
+		perf_dump(&pd);
+		pd_close(&pd);
+		return 0;
+	}
+	if (o->mode == MODE_SUMMARY) {
+		po.sum = calloc(1, sizeof(*po.sum));
+		if (!po.sum)
+			return 2;
+	} else {
+		po.ob = malloc(sizeof(*po.ob));
+		if (!po.ob)
+			return 2;
+		ob_init(po.ob, 1);
+		if (o->mode == MODE_CSV)
+			ob_lit(po.ob, CSV_HEADER);
+	}
+	if (pdd_decode(&pd, o->flags, &sink, &st)) {
+		fprintf(stderr, "%s: out of memory\n", prog);
+		return 2;
+	}
+	if (po.sum) {
+		struct spe_decoder d;
+
+		memset(&d, 0, sizeof(d));
+		d.stats = st.dec;
+		printf("perf.data:        %zu bytes, %" PRIu64 " records, %zu AUXTRACE pieces "
+		       "in %" PRIu64 " AUX areas (%" PRIu64 " discontinuities), %zu PERF_RECORD_AUX, "
+		       "%" PRIu64 " PERF_RECORD_LOST, %zu tasks\n", len, pd.n_records, pd.n_chunk,
+		       st.areas, st.gaps, pd.n_aux, pd.n_lost, pd.n_task);
+		for (b = 0; b < 4; b++)
+			if (st.flagged[b])
+				printf("  SPE records in %s AUX ranges: %" PRIu64 "\n", flag_name[b],
+				       st.flagged[b]);
+		summary_print(po.sum, &d, (size_t)aux_bytes(&pd));
+		free(po.sum);
+	}
+	if (finish_output(po.ob))
+		return 2;
+	if (o->strict && po.extra_records) {
+		fprintf(stderr, "%s: --strict: %" PRIu64 " record%s with unknown, reserved, "
+			"IMPLEMENTATION DEFINED or Alignment packets\n", prog, po.extra_records,
+			po.extra_records == 1 ? "" : "s");
+		rc = 1;
+	}
+	if (st.dec.errors) {
+		fprintf(stderr, "%s: %" PRIu64 " decode error%s in the AUX data (%" PRIu64
+			" records decoded)%s\n", prog, st.dec.errors, st.dec.errors == 1 ? "" : "s",
+			st.dec.records, o->lenient ? "; --lenient: exit status 0" : "");
+		if (!o->lenient)
+			rc = 1;
+	}
+	pd_close(&pd);
+	return rc;
+}
+
+/* ---------------- a raw trace from a pipe ---------------- */
+
+/*
+ * Decode a raw trace on standard input as it arrives, with the streaming
+ * decoder (bounded memory, the same records and errors as a whole-buffer
+ * decode). Returns the exit status; or -1 when the input may be a
+ * perf.data file (it starts like "PERFILE"): then *pbuf and *plen hold
+ * the whole input, read to its end, for the caller.
+ */
+static int stream_main(const struct opts *o, uint8_t **pbuf, size_t *plen)
+{
+	size_t cap = SPE_STREAM_MIN_CAP(o->flags) + (1u << 16), chunk = 1u << 16;
+	uint8_t *win = malloc(cap), *in = malloc(chunk);
+	struct summary *sum = o->mode == MODE_SUMMARY ? calloc(1, sizeof(*sum)) : NULL;
+	struct outbuf *ob = o->mode != MODE_SUMMARY ? malloc(sizeof(*ob)) : NULL;
+	struct spe_stream s;
+	struct spe_record rec;
+	uint64_t total = 0, extra = 0;
+	int r, rc = 0, finished = 0;
+
+	if (!win || !in || (!sum && !ob)) {
+		fprintf(stderr, "%s: out of memory\n", prog);
+		return 2;
+	}
+	if (ob) {
+		ob_init(ob, 1);
+		if (o->mode == MODE_CSV)
+			ob_lit(ob, CSV_HEADER);
+	}
+	spe_stream_init(&s, win, cap, o->flags);
+	spe_stream_set_addr(&s, o->base);
+	while (!finished) {
+		ssize_t got = read(0, in, chunk);
+		size_t fed = 0;
+
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			fprintf(stderr, "%s: cannot read '<stdin>': %s\n", prog, strerror(errno));
+			return 2;
+		}
+		if (!total && got > 0 && !memcmp(in, "PERFILE", (size_t)got < 7 ? (size_t)got : 7)) {
+			/* perhaps perf.data: read it all for the caller */
+			size_t len = (size_t)got, bcap = chunk * 4;
+			uint8_t *buf = malloc(bcap);
+
+			if (!buf)
+				return 2;
+			memcpy(buf, in, len);
+			for (;;) {
+				if (len == bcap) {
+					uint8_t *nb = realloc(buf, bcap *= 2);
+
+					if (!nb)
+						return 2;
+					buf = nb;
+				}
+				got = read(0, buf + len, bcap - len);
+				if (got < 0 && errno == EINTR)
+					continue;
+				if (got <= 0)
+					break;
+				len += (size_t)got;
+			}
+			free(win);
+			free(in);
+			free(sum);
+			free(ob);
+			*pbuf = buf;
+			*plen = len;
+			return -1;
+		}
+		if (got == 0) {
+			spe_stream_finish(&s);
+			finished = 1;
+		}
+		total += (uint64_t)got;
+		do {
+			fed += spe_stream_write(&s, in + fed, (size_t)got - fed);
+			while ((r = spe_stream_next(&s, &rec)) != 0) {
+				if (r < 0) {
+					report_error_at(o, &s.err);
+					continue;
+				}
+				handle_record(o, &rec, ob, sum, &extra);
+			}
+		} while (fed < (size_t)got);
+	}
+	if (sum) {
+		summary_print(sum, &s.d, (size_t)total);
+		free(sum);
+	}
+	if (finish_output(ob))
+		return 2;
+	if (o->strict && extra) {
+		fprintf(stderr, "%s: --strict: %" PRIu64 " record%s with unknown, reserved, "
+			"IMPLEMENTATION DEFINED or Alignment packets (%" PRIu64 " unknown packets)\n",
+			prog, extra, extra == 1 ? "" : "s", s.d.stats.unknown);
+		rc = 1;
+	}
+	if (s.d.stats.errors) {
+		fprintf(stderr, "%s: %" PRIu64 " decode error%s in %" PRIu64 " bytes (%" PRIu64
+			" records decoded)%s\n", prog, s.d.stats.errors,
+			s.d.stats.errors == 1 ? "" : "s", total, s.d.stats.records,
+			o->lenient ? "; --lenient: exit status 0" : "");
+		if (!o->lenient)
+			rc = 1;
+	}
+	free(win);
+	free(in);
+	return rc;
+}
+
+/* spe-decode report [--top N] [--symfs DIR] [--legacy-align] [FILE] */
+static int report_cmd(int argc, char **argv)
+{
+	static const struct option lopts[] = {
+		{ "top", required_argument, NULL, 'n' },
+		{ "symfs", required_argument, NULL, 'y' },
+		{ "legacy-align", no_argument, NULL, 'A' },
+		{ "counter-bits", required_argument, NULL, 'C' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct opts_report o = { .top = 10, .counter_bits = 16 };
+	uint8_t *buf;
+	size_t len;
+	uint64_t v;
+	int c, rc;
+
+	while ((c = getopt_long(argc, argv, "n:h", lopts, NULL)) != -1) {
+		switch (c) {
+		case 'n':
+			if (parse_u64(optarg, &v) || !v || v > 100000) {
+				fprintf(stderr, "%s report: invalid --top value '%s'\n", prog, optarg);
+				return 2;
+			}
+			o.top = (size_t)v;
+			break;
+		case 'y': o.symfs = optarg; break;
+		case 'A': o.flags |= SPE_DEC_LEGACY_ALIGN; break;
+		case 'C':
+			if (parse_u64(optarg, &v) || (v != 12 && v != 16)) {
+				fprintf(stderr, "%s report: --counter-bits must be 12 or 16\n", prog);
+				return 2;
+			}
+			o.counter_bits = (unsigned int)v;
+			break;
+		case 'h':
+			printf("Usage: %s report [--top N] [--symfs DIR] [--counter-bits 12|16] "
+			       "[--legacy-align] [perf.data]\n"
+			       "Top symbols and PCs, load latency per symbol, data sources and cache\n"
+			       "events, mispredicted branches and false-sharing candidates of a\n"
+			       "perf.data file recorded with perf record -e arm_spe//. ELF files named\n"
+			       "by its MMAP2 records are read from DIR/<path> or DIR/<name> first\n"
+			       "(--symfs), then from <path>.\n", prog);
+			return 0;
+		default:
+			fprintf(stderr, "Try '%s report --help' for more information.\n", prog);
+			return 2;
+		}
+	}
+	if (argc - optind > 1) {
+		fprintf(stderr, "%s report: too many arguments (expected at most one FILE)\n", prog);
+		return 2;
+	}
+	o.path = optind < argc ? argv[optind] : "perf.data";
+	if (read_input(o.path, &buf, &len))
+		return 2;
+	rc = report_main(&o, buf, len);
+	free_input(buf, len);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option lopts[] = {
 		{ "dump", no_argument, NULL, 'd' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "csv", no_argument, NULL, 'c' },
 		{ "summary", no_argument, NULL, 's' },
 		{ "lenient", no_argument, NULL, 'l' },
+		{ "strict", no_argument, NULL, 'S' },
+		{ "perf-data", no_argument, NULL, 'P' },
 		{ "legacy-align", no_argument, NULL, 'A' },
 		{ "base", required_argument, NULL, 'B' },
 		{ "counter-bits", required_argument, NULL, 'C' },
@@ -530,17 +804,24 @@ int main(int argc, char **argv)
 	struct spe_decoder d;
 	struct spe_record rec;
 	struct summary *sum = NULL;
+	struct outbuf *ob = NULL;
 	uint8_t *buf;
 	size_t len, last = 0;
+	uint64_t extra_records = 0;
 	int c, nmodes = 0, r;
 	uint64_t v;
 
-	while ((c = getopt_long(argc, argv, "djslhV", lopts, NULL)) != -1) {
+	if (argc > 1 && !strcmp(argv[1], "report"))
+		return report_cmd(argc - 1, argv + 1);
+	while ((c = getopt_long(argc, argv, "djcslShV", lopts, NULL)) != -1) {
 		switch (c) {
 		case 'd': o.mode = MODE_DUMP; nmodes++; break;
 		case 'j': o.mode = MODE_JSON; nmodes++; break;
+		case 'c': o.mode = MODE_CSV; nmodes++; break;
 		case 's': o.mode = MODE_SUMMARY; nmodes++; break;
 		case 'l': o.lenient = 1; break;
+		case 'S': o.strict = 1; break;
+		case 'P': o.perf = 1; break;
 		case 'A': o.flags |= SPE_DEC_LEGACY_ALIGN; break;
 		case 'B':
 			if (parse_u64(optarg, &o.base)) {
@@ -575,7 +856,11 @@ int main(int argc, char **argv)
 		}
 	}
 	if (nmodes > 1) {
-		fprintf(stderr, "%s: --dump, --json and --summary are mutually exclusive\n", prog);
+		fprintf(stderr, "%s: --dump, --json, --csv and --summary are mutually exclusive\n", prog);
+		return 2;
+	}
+	if (o.lenient && o.strict) {
+		fprintf(stderr, "%s: --lenient and --strict are mutually exclusive\n", prog);
 		return 2;
 	}
 	if (argc - optind > 1) {
@@ -584,8 +869,20 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	o.path = optind < argc ? argv[optind] : NULL;
-	if (read_input(o.path, &buf, &len))
+	if (o.mode != MODE_DUMP && !o.perf && (!o.path || !strcmp(o.path, "-")) && stdin_is_pipe()) {
+		/* a pipe: decode as the data arrives */
+		r = stream_main(&o, &buf, &len);
+		if (r >= 0)
+			return r;
+	} else if (read_input(o.path, &buf, &len)) {
 		return 2;
+	}
+	if (o.perf || pd_is_perf_data(buf, len)) {
+		int rc = perf_main(&o, buf, len);
+
+		free_input(buf, len);
+		return rc;
+	}
 
 	if (o.mode == MODE_SUMMARY) {
 		sum = calloc(1, sizeof(*sum));
@@ -593,6 +890,16 @@ int main(int argc, char **argv)
 			fprintf(stderr, "%s: out of memory\n", prog);
 			return 2;
 		}
+	}
+	if (o.mode == MODE_JSON || o.mode == MODE_CSV) {
+		ob = malloc(sizeof(*ob));
+		if (!ob) {
+			fprintf(stderr, "%s: out of memory\n", prog);
+			return 2;
+		}
+		ob_init(ob, 1);
+		if (o.mode == MODE_CSV)
+			ob_lit(ob, CSV_HEADER);
 	}
 	dump_opts = &o;
 	spe_decoder_init(&d, buf, len, o.flags);
@@ -613,25 +920,12 @@ int main(int argc, char **argv)
 			last = (size_t)d.err.resume;
 			continue;
 		}
-		if (rec.n_extra) {
-			unsigned int i;
-
-			for (i = 0; i < rec.n_extra && i < SPE_REC_NEXTRA; i++)
-				if (rec.extra[i].type == SPE_PKT_UNKNOWN)
-					report_unknown(&o, rec.offset + rec.extra[i].rel_offset,
-						       &rec.extra[i]);
-		}
-		switch (o.mode) {
-		case MODE_DUMP:
+		if (o.mode == MODE_DUMP) {
+			count_extra(&o, &rec, &extra_records);
 			dump_packets(buf, last, (size_t)(rec.offset + rec.size));
 			printf("\n");
-			break;
-		case MODE_JSON:
-			json_record(&o, &rec);
-			break;
-		case MODE_SUMMARY:
-			summary_add(&o, sum, &rec);
-			break;
+		} else {
+			handle_record(&o, &rec, ob, sum, &extra_records);
 		}
 		last = (size_t)(rec.offset + rec.size);
 	}
@@ -639,19 +933,27 @@ int main(int argc, char **argv)
 		dump_packets(buf, last, len);
 	if (o.mode == MODE_SUMMARY)
 		summary_print(sum, &d, len);
-	if (fflush(stdout) || ferror(stdout)) {
-		fprintf(stderr, "%s: write error: %s\n", prog, strerror(errno));
+	if (finish_output(ob))
 		return 2;
+	if (o.strict && extra_records) {
+		fprintf(stderr, "%s: --strict: %" PRIu64 " record%s with unknown, reserved, "
+			"IMPLEMENTATION DEFINED or Alignment packets (%" PRIu64 " unknown packets)\n",
+			prog, extra_records, extra_records == 1 ? "" : "s", d.stats.unknown);
+		if (!d.stats.errors) {
+			free(sum);
+			free_input(buf, len);
+			return 1;
+		}
 	}
 	if (d.stats.errors) {
 		fprintf(stderr, "%s: %" PRIu64 " decode error%s in %zu bytes (%" PRIu64 " records decoded)%s\n",
 			prog, d.stats.errors, d.stats.errors == 1 ? "" : "s", len, d.stats.records,
 			o.lenient ? "; --lenient: exit status 0" : "");
 		free(sum);
-		free(buf);
+		free_input(buf, len);
 		return o.lenient ? 0 : 1;
 	}
 	free(sum);
-	free(buf);
+	free_input(buf, len);
 	return 0;
 }

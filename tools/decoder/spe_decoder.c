@@ -9,6 +9,8 @@
 
 #include <arm_spe/spe_decoder.h>
 
+#include "spe_internal.h"
+
 /* decode8() stores these eight consecutive byte fields at once. */
 typedef char spe_pkt_layout_check[
 	(offsetof(struct spe_packet, len) == offsetof(struct spe_packet, type) + 1 &&
@@ -393,7 +395,7 @@ static int plausible_start(const uint8_t *q, const uint8_t *end)
  * for the first such framing packet at or after 'from' that is followed by a
  * plausible packet, and resume there.
  */
-static size_t resync(struct spe_decoder *d, size_t from)
+size_t spe__resync(struct spe_decoder *d, size_t from)
 {
 	const uint8_t *buf = d->buf, *end = buf + d->len, *q;
 
@@ -409,8 +411,16 @@ static size_t resync(struct spe_decoder *d, size_t from)
 	return d->len;
 }
 
+/* resync() from 'from', remembered for the streaming layer (spe_stream.c) */
+static size_t spe__resync_at(struct spe_decoder *d, size_t from)
+{
+	d->resync_from = from;
+	return spe__resync(d, from);
+}
+
 static int fail(struct spe_decoder *d, int code, size_t at, size_t resume)
 {
+	d->err_pos = d->pos;
 	d->err.code = code;
 	d->err.offset = at;
 	d->err.resume = resume;
@@ -494,7 +504,9 @@ int spe_decoder_next(struct spe_decoder *d, struct spe_record *rec)
 	p = buf + LOAD_POS(d);
 	/* D18.1.3: only padding (and [000] Alignment commands) between records. */
 	for (;;) {
+		start = p;
 		p = skip_padding(p, end);
+		d->stats.pad_bytes += (size_t)(p - start);
 		if (unlikely(p < end && (d->flags & SPE_DEC_LEGACY_ALIGN) &&
 			     (*p & SPE_ALIGN0_MASK) == SPE_ALIGN0_VAL &&
 			     end - p >= 2 && p[1] == SPE_ALIGN1_VAL && SPE_ALIGN_SIZE(*p))) {
@@ -504,7 +516,6 @@ int spe_decoder_next(struct spe_decoder *d, struct spe_record *rec)
 		}
 		break;
 	}
-	d->stats.pad_bytes += (size_t)(p - (buf + d->pos));
 	d->pos = (size_t)(p - buf);
 	if (p >= end)
 		return 0;
@@ -531,9 +542,11 @@ int spe_decoder_next(struct spe_decoder *d, struct spe_record *rec)
 		}
 		switch (TAB_CLS(e)) {
 		case K_PAD:
-			/* padding inside a record: allowed, not one of its packets */
+			/*
+			 * D18.2.8 padding inside a record: allowed, not one of
+			 * its packets, and not in stats.packets (see there).
+			 */
 			d->stats.pad_bytes++;
-			d->stats.packets++;
 			p++;
 			continue;
 		case K_END:
@@ -613,7 +626,7 @@ slow:
 				size_t at = (size_t)(p - buf);
 
 				d->stats.packets += npk;
-				return fail(d, -r, at, resync(d, at + 1));
+				return fail(d, -r, at, spe__resync_at(d, at + 1));
 			}
 			if (r == 0) {	/* legacy Alignment command: skip */
 				p = buf + align_to;
@@ -640,7 +653,7 @@ slow:
 
 		d->resync_floor = (size_t)(lim - buf);
 		return fail(d, SPE_E_RECORD_TOO_LONG, (size_t)(start - buf),
-			    resync(d, from > floor ? from : floor));
+			    spe__resync_at(d, from > floor ? from : floor));
 	}
 
 truncated:
@@ -679,7 +692,7 @@ int spe_decoder_next_packet(struct spe_decoder *d, struct spe_packet *pkt)
 		pkt->len = (uint8_t)run;
 		pkt->hdr_len = 1;
 		pkt->offset = pos;
-		d->stats.packets++;
+		/* stats.packets excludes padding (see spe_decoder.h) */
 		d->stats.pad_bytes += run;
 		d->pos = pos + run;
 		return 1;

@@ -20,6 +20,28 @@ trap 'rm -rf "$stage" "$stage.list"' EXIT
 mapfile -t dirs < <("$here/build.sh" "$kid" "$stage")
 rootfs=${dirs[1]:-}
 [ -d "$rootfs" ] || spe_die "tools/perf/build.sh failed"
+# perf_decode: the project's decoder reads the guest's perf.data directly
+# (spe-decode FILE.perf.data: AUX areas joined, records attributed) and
+# must find the records the AUX data extracted by perf_aux_extract holds.
+cat >"$stage/perf_decode.sh" <<'SH'
+#!/bin/sh
+. "$(dirname "$0")/lib.sh"
+d=$SPE_TMP/rec.data
+[ -s "$d" ] && [ -s "$SPE_TMP/rec.summary" ] || skip "no recording (perf_record did not run)"
+spe-decode --summary "$d" >"$SPE_TMP/pd.summary" 2>"$SPE_TMP/pd.err" || fail "spe-decode perf.data exited $?: $(head -n 3 "$SPE_TMP/pd.err")"
+sed 's/^/# /' "$SPE_TMP/pd.summary" | head -n 8
+for k in records packets 'padding bytes'; do
+	a=$(grep "^$k:" "$SPE_TMP/rec.summary" | awk -F: '{ print $2 }' | awk '{ print $1 }')
+	b=$(grep "^$k:" "$SPE_TMP/pd.summary" | awk -F: '{ print $2 }' | awk '{ print $1 }')
+	[ -n "$a" ] && [ "$a" = "$b" ] || fail "$k: $b from perf.data, $a from the extracted AUX data"
+done
+spe-decode --json "$d" >"$SPE_TMP/pd.json" 2>/dev/null || fail "spe-decode --json perf.data failed"
+n=$(wc -l <"$SPE_TMP/pd.json")
+w=$(grep -c '"comm":"spe_workload"' "$SPE_TMP/pd.json")
+[ "$n" -gt 0 ] && [ "$n" = "$w" ] || fail "$w of $n records attributed to spe_workload"
+pass "$n records, each attributed to spe_workload"
+SH
+chmod +x "$stage/perf_decode.sh"
 list=$stage.list
 # NAME<TAB>TIMEOUT<TAB>COMMAND, in order: perf_record.sh leaves the
 # recording the report/script tests read. PERF_LDLAT (default 2): perf mem's
@@ -28,6 +50,7 @@ list=$stage.list
 cat >"$list" <<LIST
 perf_list	60	./perf_list.sh
 perf_record	300	./perf_record.sh 0.3
+perf_decode	120	./perf_decode.sh
 perf_report	300	./perf_report.sh
 perf_script	400	./perf_script.sh
 perf_dump	400	./perf_dump.sh 0.1 2048

@@ -4,7 +4,7 @@
 # `make -C tools/decoder check`: builds and runs every decoder test.
 #   1. host build (lib, CLI, unit tests) and the unit tests
 #   2. the unit tests again under ASan+UBSan
-#   3. the CLI tests
+#   3. the CLI tests and the perf.data tests
 #   4. a bounded libFuzzer run (FUZZ_SECONDS, default 45) counted as one case
 # Missing host packages are installed with spe_need_host_pkgs.
 # The last line printed is exactly: decoder: N passed, N failed, N skipped
@@ -73,7 +73,7 @@ if [ -n "${CROSS_COMPILE:-}" ]; then
 fi
 
 # --- host packages -----------------------------------------------------------
-PKGS="clang libclang-rt-14-dev libfuzzer-14-dev"
+PKGS="clang libclang-rt-14-dev libfuzzer-14-dev libelf-dev"
 # shellcheck source=../../lib/apt.sh
 # shellcheck disable=SC2086 # PKGS is a word list
 if ! (. "$TOP/tools/lib/apt.sh" && spe_need_host_pkgs $PKGS) >"$LOG/pkgs.log" 2>&1; then
@@ -90,12 +90,16 @@ fi
 if grep -q 'warning:' "$LOG/build.log"; then
 	grep 'warning:' "$LOG/build.log" | head -5
 fi
+# the unit test programs (tools/decoder/tests/NAME.c, UNIT_TESTS in the Makefile)
+UNIT_TESTS="unit stats format stream"
 say "== unit tests"
-"$OUT/unit" >"$LOG/unit.out" 2>&1
-tally "$LOG/unit.out"
-if ! grep -q '^PASS: \|^FAIL: ' "$LOG/unit.out"; then
-	case_fail unit "unit test binary produced no results (crashed?)"
-fi
+for t in $UNIT_TESTS; do
+	"$OUT/$t" >"$LOG/$t.out" 2>&1
+	tally "$LOG/$t.out"
+	if ! grep -q '^PASS: \|^FAIL: ' "$LOG/$t.out"; then
+		case_fail "$t" "test binary produced no results (crashed?)"
+	fi
+done
 
 # --- 2. unit tests under ASan+UBSan ----------------------------------------------
 SAN_CC=
@@ -114,14 +118,17 @@ else
 	SANF="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
 	if $MAKE -s OUT="$OUT/asan" CC="$SAN_CC" CFLAGS="$SANF" LDFLAGS="-fsanitize=address,undefined" \
 		all unit >"$LOG/asan-build.log" 2>&1; then
-		ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
-			"$OUT/asan/unit" asan: >"$LOG/asan-unit.out" 2>&1
-		rc=$?
-		tally "$LOG/asan-unit.out"
-		if [ $rc -ne 0 ] && ! grep -q '^FAIL: ' "$LOG/asan-unit.out"; then
-			grep -m5 -E 'ERROR|runtime error' "$LOG/asan-unit.out"
-			case_fail asan-unit "sanitizer reported an error (see $LOG/asan-unit.out)"
-		fi
+		for t in $UNIT_TESTS; do
+			ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
+				"$OUT/asan/$t" asan: >"$LOG/asan-$t.out" 2>&1
+			rc=$?
+			[ "$t" = unit ] || sed -i 's/^\(PASS\|FAIL\): /\1: asan:/' "$LOG/asan-$t.out"
+			tally "$LOG/asan-$t.out"
+			if [ $rc -ne 0 ] && ! grep -q '^FAIL: ' "$LOG/asan-$t.out"; then
+				grep -m5 -E 'ERROR|runtime error' "$LOG/asan-$t.out"
+				case_fail "asan-$t" "sanitizer reported an error (see $LOG/asan-$t.out)"
+			fi
+		done
 	else
 		sed -n '1,20p' "$LOG/asan-build.log"
 		case_fail asan-build "sanitizer build failed (see $LOG/asan-build.log)"
@@ -186,6 +193,10 @@ say "== CLI tests"
 bash tests/cli.sh "$OUT/spe-decode" >"$LOG/cli.out" 2>"$LOG/cli.err"
 tally "$LOG/cli.out"
 
+say "== perf.data tests"
+bash tests/perfdata.sh "$OUT/spe-decode" >"$LOG/perfdata.out" 2>"$LOG/perfdata.err"
+tally "$LOG/perfdata.out"
+
 # --- 4. fuzzing ------------------------------------------------------------------
 say "== libFuzzer (${FUZZ_SECONDS}s)"
 FCC=
@@ -205,7 +216,7 @@ else
 	mkdir -p "$FD/corpus" "$FD/seeds" "$FD/artifacts"
 	if ! "$FCC" -std=c11 -D_DEFAULT_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=all -I"$TOP/include" -o "$FD/spe_fuzz" \
-		tests/fuzz.c spe_decoder.c spe_describe.c spe_encode.c >"$LOG/fuzz-build.log" 2>&1; then
+		tests/fuzz.c spe_decoder.c spe_describe.c spe_encode.c spe_stream.c >"$LOG/fuzz-build.log" 2>&1; then
 		sed -n '1,20p' "$LOG/fuzz-build.log"
 		case_fail fuzz "fuzz target build failed (see $LOG/fuzz-build.log)"
 	else
@@ -217,7 +228,7 @@ else
 		# clock limit is enforced by timeout as well
 		timeout -k 10 $((FUZZ_SECONDS + 60)) "$FD/spe_fuzz" \
 			-max_total_time="$FUZZ_SECONDS" -timeout=10 -rss_limit_mb=1024 \
-			-max_len=4096 -print_final_stats=1 -artifact_prefix="$FD/artifacts/" \
+			-max_len=8192 -print_final_stats=1 -artifact_prefix="$FD/artifacts/" \
 			"$FD/corpus" "$FD/seeds" >"$LOG/fuzz.log" 2>&1
 		rc=$?
 		execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$LOG/fuzz.log" | tail -1)
@@ -226,6 +237,30 @@ else
 		else
 			grep -m5 -E 'ERROR|runtime error|deadly signal|Test unit written' "$LOG/fuzz.log"
 			case_fail fuzz "libFuzzer exit $rc after ${execs:-?} executions (see $LOG/fuzz.log, $FD/artifacts)"
+		fi
+	fi
+	# the perf.data reader, a third of the time, seeded with the test files
+	PD="$OUT/fuzz-perfdata"
+	PSECS=$(( (FUZZ_SECONDS + 2) / 3 ))
+	rm -rf "$PD/artifacts"
+	mkdir -p "$PD/corpus" "$PD/seeds" "$PD/artifacts"
+	if ! "$FCC" -std=c11 -D_DEFAULT_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=all -I"$TOP/include" -o "$PD/pd_fuzz" tests/fuzz_perfdata.c \
+		perf_data.c perf_decode.c spe_decoder.c spe_describe.c spe_encode.c spe_stream.c \
+		>"$LOG/fuzz-perfdata-build.log" 2>&1; then
+		case_fail fuzz-perfdata "build failed (see $LOG/fuzz-perfdata-build.log)"
+	else
+		python3 tests/mkperfdata.py good "$PD/seeds/good" 2>/dev/null
+		timeout -k 10 $((PSECS + 60)) "$PD/pd_fuzz" -max_total_time="$PSECS" -timeout=10 \
+			-rss_limit_mb=1024 -max_len=8192 -print_final_stats=1 \
+			-artifact_prefix="$PD/artifacts/" "$PD/corpus" "$PD/seeds" >"$LOG/fuzz-perfdata.log" 2>&1
+		rc=$?
+		execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$LOG/fuzz-perfdata.log" | tail -1)
+		if [ $rc -eq 0 ] && [ -z "$(find "$PD/artifacts" -type f)" ]; then
+			case_pass "fuzz-perfdata: ${execs:-?} executions in ${PSECS}s, 0 crashes"
+		else
+			grep -m5 -E 'ERROR|runtime error|deadly signal|Test unit written' "$LOG/fuzz-perfdata.log"
+			case_fail fuzz-perfdata "libFuzzer exit $rc (see $LOG/fuzz-perfdata.log, $PD/artifacts)"
 		fi
 	fi
 fi

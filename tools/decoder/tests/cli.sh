@@ -17,21 +17,9 @@ fail=0
 ok() { echo "PASS: cli:$1"; pass=$((pass + 1)); }
 ko() { echo "FAIL: cli:$1: $2"; fail=$((fail + 1)); }
 
-# run NAME EXPECTED_RC ARGS... ; output in $T/out, $T/err, rc in $rc
-run() {
-	local exp=$1
-	shift
-	"$BIN" "$@" >"$T/out" 2>"$T/err" </dev/null
-	rc=$?
-	[ "$rc" -eq "$exp" ]
-}
-runin() {
-	local exp=$1 in=$2
-	shift 2
-	"$BIN" "$@" >"$T/out" 2>"$T/err" <"$in"
-	rc=$?
-	[ "$rc" -eq "$exp" ]
-}
+# shellcheck source=run.sh
+. "$(dirname "$0")/run.sh"
+rc=0
 
 # Load record: PC (0xB0, EL0 NS), latencies (0x99, 0x98, 0x9A), context (0x64),
 # op load/store GP load (0x49 0x00), events (0x52), VA (0xB2), PA (0xB3),
@@ -106,6 +94,21 @@ else
 	echo "SKIP: cli:json-valid: python3 not available to validate JSON"
 fi
 
+# --- CSV --------------------------------------------------------------------
+if run 0 --csv "$T/four.bin" && [ "$(wc -l <"$T/out")" -eq 5 ] &&
+   head -1 "$T/out" | grep -q '^offset,size,cpu,pid,tid,comm,aux_flags,pc,pc_el,pc_ns,br_tgt,prev_br_tgt,data_va,data_pa,op_kind,op_class,op_subclass,store,events,event_names,lat_total,lat_issue,lat_xlat,lat_alt_issue,data_source,ts,end,extra$' &&
+   sed -n 2p "$T/out" | grep -q '^0,57,,,,,,0xaaaad0001000,0,1,,,0xffff10203040,0x80203040,ldst-gp,1,0,0,0x16,retired|l1d-access|tlb-access,42,5,3,,0,1070935975390360080,timestamp,0$' &&
+   sed -n 3p "$T/out" | grep -q ',branch,2,1,,0x42,retired|not-taken,1,,,,,,end,0$'; then
+	ok csv; else ko csv "rc=$rc $(head -3 "$T/out")"; fi
+if command -v python3 >/dev/null; then
+	if python3 -c '
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert len(rows) == 4 and len(rows[0]) == 28
+assert rows[3]["lat_total"] == "300" and rows[3]["store"] == "1"
+' "$T/out" 2>"$T/py"; then ok csv-valid; else ko csv-valid "$(tail -1 "$T/py")"; fi
+fi
+
 # --- summary --------------------------------------------------------------
 if run 0 --summary "$T/four.bin" &&
    grep -q '^records: *4 (timestamp-terminated 1, end-terminated 3)' "$T/out" &&
@@ -134,6 +137,25 @@ if run 0 --json "$T/unknown.bin" &&
    grep -q "warning: unknown packet (header 0x44) at offset 0x0 skipped" "$T/err" &&
    grep -q '"extra":\[{"type":"unknown","offset":0,"hdr":"0x44"' "$T/out"; then
 	ok unknown-packet; else ko unknown-packet "rc=$rc"; fi
+# --strict: a lightly corrupted trace (one header bit flipped: Data Source
+# 0x43 -> 0x47, an unknown 8-bit header) passes by default (D18.1.3 says to
+# skip unknown packets) and fails with --strict; so do reserved/impdef/
+# Alignment packets (extra[]); a clean trace passes both ways.
+printf "$(printf "$LOAD" | od -An -tx1 -v | tr -d '\n' | sed 's/ 43 00 71/ 47 00 71/; s/ /\\x/g')" >"$T/flip.bin"
+if cmp -s "$T/flip.bin" <(printf "$LOAD"); then ko strict-setup "flip did not change the trace"; fi
+if run 0 --summary "$T/flip.bin" && grep -q "unknown packet (header 0x47)" "$T/err"; then
+	ok strict-default-flip; else ko strict-default-flip "rc=$rc"; fi
+if run 1 --strict --summary "$T/flip.bin" && grep -q -- "--strict: 1 record with unknown" "$T/err"; then
+	ok strict-flip; else ko strict-flip "rc=$rc $(cat "$T/err")"; fi
+if run 1 -S --json "$T/unknown.bin"; then ok strict-unknown; else ko strict-unknown "rc=$rc"; fi
+printf '\x22\xb1\x01\x02\x03\x04\x05\x06\x07\x08\x01' >"$T/impdef.bin"	# Address INDEX 17 (IMPDEF)
+if run 0 --json "$T/impdef.bin" && run 1 --strict --json "$T/impdef.bin"; then
+	ok strict-impdef; else ko strict-impdef "rc=$rc"; fi
+if run 1 --strict --json "$T/badhdr.bin"; then ok strict-bad-header; else ko strict-bad-header "rc=$rc"; fi
+if run 0 --strict --json "$T/four.bin" && [ ! -s "$T/err" ]; then
+	ok strict-clean; else ko strict-clean "rc=$rc"; fi
+if run 2 --strict --lenient "$T/four.bin" && grep -q "mutually exclusive" "$T/err"; then
+	ok strict-lenient; else ko strict-lenient "rc=$rc"; fi
 if run 0 --legacy-align --json "$T/align.bin" && grep -q '"offset":8,' "$T/out"; then
 	ok legacy-align; else ko legacy-align "rc=$rc"; fi
 if run 0 --legacy-align "$T/align.bin" && grep -q '^00000001: 22 00 .*ALIGN 8' "$T/out" &&
@@ -149,6 +171,18 @@ if [ "$rc" -le 1 ] && grep -q '^records:' "$T/out" && [ "$(grep -c 'error at' "$
 for m in --dump --json; do
 	run 1 "$m" "$T/garbage.bin"
 	if [ "$rc" -le 1 ]; then ok "garbage$m"; else ko "garbage$m" "rc=$rc"; fi
+done
+# a pipe on standard input is decoded as it arrives (spe_stream): the same
+# output, messages and exit status as the file
+for m in --json --csv --summary; do
+	for f in four garbage trunc badhdr unknown; do
+		"$BIN" "$m" "$T/$f.bin" >"$T/file.out" 2>&1
+		r1=$?
+		cat "$T/$f.bin" | "$BIN" "$m" >"$T/pipe.out" 2>&1
+		r2=$?
+		if [ $r1 -eq $r2 ] && cmp -s "$T/file.out" "$T/pipe.out"; then
+			ok "pipe$m-$f"; else ko "pipe$m-$f" "rc $r1/$r2, $(diff "$T/file.out" "$T/pipe.out" | head -3)"; fi
+	done
 done
 if [ -w /dev/full ]; then
 	"$BIN" --json "$T/four.bin" >/dev/full 2>"$T/err"

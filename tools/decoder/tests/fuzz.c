@@ -5,7 +5,9 @@
  *
  * Feeds arbitrary bytes to the record iterator (with and without legacy
  * Alignment handling), the packet iterator and the describers, checks
- * iterator invariants, and checks that every record decoded re-encodes to
+ * iterator invariants (among them: on error-free data both iterators leave
+ * the same stats), checks that the streaming API fed random chunkings gives
+ * the whole-buffer results, and checks that every record decoded re-encodes to
  * bytes that decode to the same fields.
  */
 #include <stdint.h>
@@ -14,7 +16,11 @@
 
 #include <arm_spe/spe_decoder.h>
 
+#include "stream_cmp.h"
+
 #define REQUIRE(c) do { if (!(c)) abort(); } while (0)
+
+static uint8_t stream_win[SPE_STREAM_MIN_CAP(SPE_DEC_LEGACY_ALIGN)];
 
 static void round_trip(const struct spe_record *r)
 {
@@ -97,6 +103,41 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				round_trip(&r);
 		}
 		REQUIRE(d.pos == size);
+	}
+
+	/* streaming: random chunkings give the whole-buffer results */
+	{
+		struct chunker c = { .state = 0x9e3779b97f4a7c15ull ^ size, .max = 1 };
+		unsigned int k;
+
+		for (k = 0; k < size && k < 8; k++)
+			c.state = c.state * 131 + data[k];
+		c.state |= 1;
+		for (pass = 0; pass < 3; pass++) {
+			unsigned int fl = pass == 2 ? SPE_DEC_LEGACY_ALIGN : 0;
+
+			c.max = pass == 0 ? 1 : 1 + (c.state & 511);
+			REQUIRE(stream_vs_whole(data, size, fl, fl ? (size ? data[0] : 0) : 0, &c,
+						stream_win, SPE_STREAM_MIN_CAP(fl)) == 0);
+		}
+	}
+
+	/* one definition of the stats: both iterators agree on error-free data */
+	for (pass = 0; pass < 2; pass++) {
+		struct spe_decoder_stats rs;
+
+		spe_decoder_init(&d, data, size, pass ? SPE_DEC_LEGACY_ALIGN : 0);
+		while (spe_decoder_next(&d, &r) != 0)
+			;
+		rs = d.stats;
+		if (rs.errors)
+			continue;
+		spe_decoder_init(&d, data, size, pass ? SPE_DEC_LEGACY_ALIGN : 0);
+		while (spe_decoder_next_packet(&d, &p) != 0)
+			;
+		REQUIRE(d.stats.records == rs.records && d.stats.packets == rs.packets &&
+			d.stats.pad_bytes == rs.pad_bytes && d.stats.unknown == rs.unknown &&
+			d.stats.errors == 0);
 	}
 
 	spe_decoder_init(&d, data, size, SPE_DEC_LEGACY_ALIGN);

@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * Shared by tests/stream.c and tests/fuzz.c: decode a buffer whole and as a
+ * stream cut into chunks, and compare every result (records, errors with
+ * their offsets, final stats). Returns 0 when identical, else the 1-based
+ * index of the first result that differs (or -1 for the final stats).
+ */
+#ifndef SPE_STREAM_CMP_H
+#define SPE_STREAM_CMP_H
+
+#include <stddef.h>
+#include <string.h>
+
+#include <arm_spe/spe_decoder.h>
+
+struct chunker {
+	uint64_t state;		/* xorshift state: chunk sizes */
+	size_t max;		/* largest chunk */
+};
+
+static size_t next_chunk(struct chunker *c)
+{
+	c->state ^= c->state << 13;
+	c->state ^= c->state >> 7;
+	c->state ^= c->state << 17;
+	return 1 + (size_t)(c->state % c->max);
+}
+
+static int same_record(const struct spe_record *a, const struct spe_record *b)
+{
+	unsigned int n = a->n_extra < SPE_REC_NEXTRA ? a->n_extra : SPE_REC_NEXTRA;
+
+	return !memcmp(a, b, offsetof(struct spe_record, extra)) &&
+	       !memcmp(a->extra, b->extra, n * sizeof(a->extra[0]));
+}
+
+/*
+ * whole: results of spe_decoder_next() over buf; stream: spe_stream_*()
+ * fed in chunks from c. win/cap: the caller's window buffer.
+ */
+static long stream_vs_whole(const uint8_t *buf, size_t len, unsigned int flags, uint64_t addr,
+			    struct chunker *c, uint8_t *win, size_t cap)
+{
+	struct spe_decoder d;
+	struct spe_stream s;
+	struct spe_record rw, rs;
+	size_t fed = 0;
+	long idx = 0;
+	int rets, retw;
+
+	spe_decoder_init(&d, buf, len, flags);
+	d.buf_addr = addr;
+	if (spe_stream_init(&s, win, cap, flags))
+		return -2;
+	spe_stream_set_addr(&s, addr);
+	for (;;) {
+		/* the next result of the stream, feeding chunks as it asks */
+		while ((rets = spe_stream_next(&s, &rs)) == 0 && !s.finished) {
+			if (fed == len) {
+				spe_stream_finish(&s);
+				continue;
+			}
+			{
+				size_t n = next_chunk(c);
+
+				if (n > len - fed)
+					n = len - fed;
+				fed += spe_stream_write(&s, buf + fed, n);
+			}
+		}
+		retw = spe_decoder_next(&d, &rw);
+		idx++;
+		if (rets != retw)
+			return idx;
+		if (!retw)
+			break;
+		if (retw > 0 && !same_record(&rw, &rs))
+			return idx;
+		if (retw < 0 && (d.err.offset != s.err.offset || d.err.resume != s.err.resume ||
+				 d.err.code != s.err.code))
+			return idx;
+	}
+	if (memcmp(&d.stats, &s.d.stats, sizeof(d.stats)))
+		return -1;
+	return 0;
+}
+
+#endif /* SPE_STREAM_CMP_H */
