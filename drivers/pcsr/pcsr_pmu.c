@@ -26,6 +26,7 @@
 #include <linux/io.h>
 #include <linux/ktime.h>
 #include <linux/pid.h>
+#include <linux/random.h>
 #include <linux/sched.h>
 #include <linux/sched/isolation.h>
 #include <linux/slab.h>
@@ -49,13 +50,13 @@ static DEFINE_PER_CPU(unsigned int, pcsr_nr_events);
 static struct hrtimer pcsr_timer;
 static bool pcsr_running;
 
-/* The raw record that PERF_SAMPLE_RAW carries */
+/* The raw record that PERF_SAMPLE_RAW carries: 8-byte aligned size */
 struct pcsr_raw {
 	struct trace_entry ent;
-	u64 pmpcsr;
 	u32 cid;
 	u32 cpu;
-};
+	u64 pmpcsr;
+} __aligned(8);
 
 static struct pmu pcsr_pmu;
 
@@ -98,17 +99,23 @@ static void pcsr_pid_of(struct pcsr_event *pe, u32 cid)
 	rcu_read_unlock();
 }
 
+/*
+ * The record and register state handed to perf_tp_event(), per sampling
+ * CPU: only the timer callback uses them, and it does not nest.
+ */
+static DEFINE_PER_CPU(struct pcsr_raw, pcsr_raw_buf);
+static DEFINE_PER_CPU(struct pt_regs, pcsr_regs);
+
 static void pcsr_output(struct pcsr_event *pe, u64 pmpcsr, u32 cid)
 {
-	int size = ALIGN(sizeof(struct pcsr_raw) + sizeof(u32), sizeof(u64)) -
-		   sizeof(u32);
 	unsigned int el = FIELD_GET(PCSR_PMPCSR_EL, pmpcsr);
-	struct pt_regs *regs;
-	struct pcsr_raw *raw;
+	struct pcsr_raw *raw = this_cpu_ptr(&pcsr_raw_buf);
+	struct pt_regs *regs = this_cpu_ptr(&pcsr_regs);
 	int rctx;
 
-	raw = perf_trace_buf_alloc(size, &regs, &rctx);
-	if (!raw) {
+	/* perf_tp_event() puts the recursion context back */
+	rctx = perf_swevent_get_recursion_context();
+	if (rctx < 0) {
 		atomic64_inc(&pcsr_stats.lost);
 		return;
 	}
@@ -120,7 +127,7 @@ static void pcsr_output(struct pcsr_event *pe, u64 pmpcsr, u32 cid)
 	regs->pc = sign_extend64(pmpcsr & PCSR_PMPCSR_PC, 55);
 	regs->pstate = el ? PSR_MODE_EL1h : PSR_MODE_EL0t;
 	atomic64_inc(&pcsr_stats.samples);
-	perf_tp_event(0, 1, raw, size, regs, &pe->head, rctx, NULL);
+	perf_tp_event(0, 1, raw, sizeof(*raw), regs, &pe->head, rctx, NULL);
 }
 
 /* Take one sample of pe's CPU: H7.1.4 Read_PMPCSR */
@@ -155,6 +162,20 @@ static void pcsr_sample(struct pcsr_event *pe)
 	pcsr_output(pe, pmpcsr, cid);
 }
 
+/*
+ * The next interval: the period +- 1/16, at random, so that sampling does
+ * not lock onto a workload whose loop lasts a multiple of the period (the
+ * phase drifts as a random walk). The mean interval is the period.
+ */
+static u64 pcsr_dither(u64 period)
+{
+	u64 span = period >> 3;
+
+	if (!span)
+		return period;
+	return period - (span >> 1) + get_random_u32() % span;
+}
+
 static enum hrtimer_restart pcsr_timer_fn(struct hrtimer *t)
 {
 	ktime_t now = ktime_get(), next = KTIME_MAX;
@@ -164,7 +185,7 @@ static enum hrtimer_restart pcsr_timer_fn(struct hrtimer *t)
 	list_for_each_entry(pe, &pcsr_events, node) {
 		if (ktime_compare(pe->next, now) <= 0) {
 			pcsr_sample(pe);
-			pe->next = ktime_add_ns(pe->next, pe->period_ns);
+			pe->next = ktime_add_ns(pe->next, pcsr_dither(pe->period_ns));
 			if (ktime_before(pe->next, now))
 				pe->next = ktime_add_ns(now, pe->period_ns);
 		}
