@@ -39,7 +39,11 @@ qemu:
 # The demo: record a program under the emulated SPE with perf and show it.
 .PHONY: run
 run:
+ifdef PCSR
+	selftests/arm_pcsr/demo.sh
+else
 	tools/perf/run-demo.sh $(if $(PROG),--prog '$(PROG)') $(if $(ARGS),--args '$(ARGS)') $(if $(KEEP),--keep '$(KEEP)')
+endif
 
 # Reliability, long runs: the stress suite with --long (KERNEL= a series id,
 # default the default kernel) and a long decoder fuzz (FUZZ_SECONDS=).
@@ -61,4 +65,5 @@ help:
 	@echo "make bench        emulation overhead, decoder throughput and driver data loss, one table of ratios"
 	@echo "make stress       long reliability runs: fuzz, stress, fault injection (KERNEL=, FUZZ_SECONDS=)"
 	@echo "make run          perf record/report/script under the emulated SPE (PROG= ARGS= KEEP=perf.data)"
+	@echo "make run PCSR=1   the same with PC sampling: perf record -e arm_pcsr// -C 1 (Documentation/pcsr.rst)"
 	@echo "make clean        remove build/ (the cache in ~/.cache/arm-spe stays)"

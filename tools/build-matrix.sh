@@ -27,7 +27,7 @@ for id in $(tools/kernels/fetch.sh --list); do
 	rm -rf "build/$id/drivers" "build/$id"/*.ko "build/$id"/*.o
 	start=$(date +%s)
 	if tools/kernels/kmake.sh "$id" W=1 modules >"$log" 2>&1 &&
-		[ -f "build/$id/arm_spe_perf.ko" ] &&
+		[ -f "build/$id/arm_spe_perf.ko" ] && [ -f "build/$id/arm_pcsr.ko" ] &&
 		! grep -E -q '(warning|error):' "$log"; then
 		result pass "build/$id: arm_spe_perf.ko with W=1, no warnings ($(($(date +%s) - start))s)"
 	else

@@ -39,23 +39,27 @@ tap() { # status name [detail]
 
 # build <mode>: produce $work/<mode>.elf
 build() {
+	local src=("$here/ops.S" "$here/tests.c")
+	case "$1" in PCSR*) src=("$here/console.c" "$here/pcsr.c") ;; esac
 	aarch64-linux-gnu-gcc -O2 -g -ffreestanding -nostdlib -nostartfiles \
 		-static -mgeneral-regs-only -march=armv8.2-a -Wall -Werror \
 		-Wl,--no-warn-rwx-segments -D "MODE_$1" -T "$here/link.ld" \
-		-o "$work/$1.elf" "$here/start.S" "$here/ops.S" "$here/tests.c" \
+		-o "$work/$1.elf" "$here/start.S" "${src[@]}" \
 		>"$work/$1.build.log" 2>&1
 }
 
-# run <mode> <expected-tests> <cpu options>: run one program, emit TAP
+# run <mode> <expected-tests> <cpu options> [machine options [smp]]:
+# run one program, emit TAP
 run() {
-	local mode=$1 expect=$2 cpu=$3 out rc line status name detail got=0
+	local mode=$1 expect=$2 cpu=$3 mach=${4:+,$4} smp=${5:-1}
+	local out rc line status name detail got=0
 	if ! build "$mode"; then
 		sed 's/^/# /' "$work/$mode.build.log"
 		tap FAIL "build-$mode" "compile error"
 		return
 	fi
 	out="$work/$mode.out"
-	timeout 60 "$qemu" -M virt,gic-version=2 -cpu "$cpu" -m 256M \
+	timeout 60 "$qemu" -M "virt,gic-version=2$mach" -smp "$smp" -cpu "$cpu" -m 256M \
 		-nographic -nic none -monitor none -serial stdio -semihosting \
 		-kernel "$work/$mode.elf" >"$out" 2>&1 </dev/null
 	rc=$?
@@ -88,6 +92,9 @@ for v in 1 2 3 4 5; do
 done
 run ALIGN 2 max,spe-maxsize=512,spe-align=512
 run ALIGN 2 max,spe-maxsize=2048,spe-align=2048
+run PCSR 29 max pcsr=on 2 # FEAT_PCSR: Documentation/pcsr.rst
+run PCSRNIDEN 3 max pcsr=on,pcsr-niden=off
+run PCSROFF 1 max
 echo "1..$n"
 echo "conformance: $pass passed, $fail failed, $skipped skipped"
 [ "$fail" -eq 0 ]
