@@ -91,10 +91,12 @@ if want vm; then
 		done
 		run_suite perf tools/perf/vm-suite.sh "$qemu_spe" "$kid"
 		run_suite stress tools/stress/vm-suite.sh "$qemu_spe" "$kid"
+		run_suite pcsr selftests/arm_pcsr/vm-suite.sh "$qemu_spe" "$kid"
 	else
 		suite_error selftests "no SPE-enabled QEMU to run them on"
 		suite_error perf "no SPE-enabled QEMU to run it on"
 		suite_error stress "no SPE-enabled QEMU to run it on"
+		suite_error pcsr "no PCSR-enabled QEMU to run it on"
 	fi
 fi
 
