@@ -158,17 +158,34 @@ static inline int spe_request_ppi(unsigned int irq, irq_handler_t handler,
 }
 
 /*
- * Ask perf to disable an event the driver stopped for good, at its next
- * schedule-out. perf_aux_output_end() does this for a TRUNCATED
- * transaction by storing smp_processor_id() in pending_disable, which is
- * 0, i.e. "nothing pending", on CPU 0 of kernels where the field is a
- * flag: the event would then be restarted by the next schedule-in. The
- * exported disable helpers cannot be called from interrupt context, so set
- * the flag the way perf core does; event_sched_out() acts on it.
+ * Have perf core turn off (PERF_EVENT_STATE_OFF) an event the driver has
+ * stopped for good, from the interrupt or a pmu callback, where the
+ * exported disable functions cannot be called (they take the context
+ * lock or wait) and perf_event_disable_inatomic() is not exported.
+ *
+ * perf core's own stop paths (perf_aux_output_begin() with no room,
+ * perf_aux_output_end() with TRUNCATED) store smp_processor_id() in
+ * pending_disable, which every supported kernel reads as a boolean: on
+ * CPU 0 they request nothing. And they only set the flag; the disable
+ * happens at the next schedule-out (never, for a CPU-wide event) unless
+ * the irq_work that performs it is queued.
+ *
+ * So do what perf_event_disable_inatomic() does: set the flag, then queue
+ * the irq_work that calls perf_event_disable_local() on the event's CPU
+ * as soon as interrupts are enabled: pending_disable_irq where it exists
+ * (6.10), before that pending_irq, whose handler also handles
+ * pending_disable. Both names are found by drivers/conftest.sh.
  */
 static inline void spe_event_disable_pending(struct perf_event *event)
 {
 	WRITE_ONCE(event->pending_disable, 1);
+#if defined(SPE_HAVE_PENDING_DISABLE_IRQ)
+	irq_work_queue(&event->pending_disable_irq);
+#elif defined(SPE_HAVE_PENDING_IRQ)
+	irq_work_queue(&event->pending_irq);
+#else
+#error "neither perf_event.pending_disable_irq nor pending_irq (drivers/conftest.sh)"
+#endif
 }
 
 #endif /* ARM_SPE_PERF_SPE_COMPAT_H */

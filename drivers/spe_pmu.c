@@ -24,7 +24,6 @@
 #include <linux/smp.h>
 #include <linux/string.h>
 #include <linux/vmalloc.h>
-#include <asm/virt.h>
 
 #include "spe.h"
 #include "spe_compat.h"
@@ -36,6 +35,7 @@
 
 /* PMSIRR_EL1.INTERVAL holds bits [31:8] of the period (4.3.12). */
 #define SPE_PERIOD_MAX		((u64)SPE_PMSIRR_INTERVAL_MASK)
+#define SPE_PERIOD_MIN		BIT_ULL(SPE_PMSIRR_INTERVAL_SHIFT)
 
 static inline u64 spe_buf_size(const struct spe_buf *buf)
 {
@@ -64,8 +64,9 @@ static void spe_pad(struct perf_output_handle *h, u64 len)
 }
 
 /*
- * End the open transaction empty and TRUNCATED (perf core then disables
- * the event): counted and traced like every other transaction.
+ * End the open transaction empty and TRUNCATED: counted and traced like
+ * every other transaction. The caller stops the event; perf core does not
+ * reliably turn it off (see spe_event_disable_pending()).
  */
 void spe_aux_truncate(struct spe_pmu *spe, struct perf_output_handle *h)
 {
@@ -258,11 +259,15 @@ u64 spe_aux_end(struct spe_pmu *spe, struct perf_output_handle *h,
 
 	if (aux_flags & PERF_AUX_FLAG_TRUNCATED)
 		spe_stat_add(spe, SPE_STAT_TRUNCATED, 1);
-	if (aux_flags & PERF_AUX_FLAG_COLLISION)
-		spe_stat_add(spe, SPE_STAT_COLLISIONS, 1);
 	spe_stat_add(spe, SPE_STAT_BYTES, size);
 	spe_stat_add(spe, SPE_STAT_OUTPUTS, 1);
-	trace_spe_aux_output(smp_processor_id(), size, aux_flags);
+	/*
+	 * perf_aux_output_end() adds OVERWRITE itself in snapshot mode (and
+	 * perf_aux_output_flag() refuses it): the tracepoint shows it too,
+	 * as perf records it.
+	 */
+	trace_spe_aux_output(smp_processor_id(), size, aux_flags |
+			     (buf->snapshot ? PERF_AUX_FLAG_OVERWRITE : 0));
 
 	if (aux_flags)
 		perf_aux_output_flag(h, aux_flags);
@@ -272,14 +277,15 @@ u64 spe_aux_end(struct spe_pmu *spe, struct perf_output_handle *h,
 
 /*
  * Sampling period: PMSIRR_EL1.INTERVAL holds bits [31:8], so the period
- * is rounded down to a multiple of 256 and clamped to
- * [PMSIDR_EL1.Interval minimum, 2^32 - 256]. A smaller period (including
- * 0) silently becomes the minimum, as with the in-tree driver.
+ * is rounded down to a multiple of 256 and clamped to [256, 2^32 - 256]
+ * (4.3.12), mainline's current rule. PMSIDR_EL1.Interval is only the
+ * minimum software "should" use (4.3.11, caps/min_interval shows it as a
+ * hint): a smaller period, including 0, becomes 256, not that minimum.
  */
 static u64 spe_clamp_period(const struct spe_pmu *spe, u64 period)
 {
-	if (period < spe->min_period)
-		return spe->min_period;
+	if (period < SPE_PERIOD_MIN)
+		return SPE_PERIOD_MIN;
 	if (period > SPE_PERIOD_MAX)
 		return SPE_PERIOD_MAX;
 	return period & SPE_PERIOD_MAX;
@@ -299,8 +305,13 @@ void spe_program_event(struct spe_pmu *spe, struct perf_event *event)
 		spe_write(spe_attr_config3(attr), PMSNEVFR);
 	if (spe->features & SPE_FEAT_FILT_LAT)
 		spe_write(attr->config2, PMSLATFR);
+	/*
+	 * inv_data_src_filter (config4), the mainline ABI: a set bit drops
+	 * samples from that data source, so PMSDSFR_EL1 (1 = keep) is its
+	 * complement; PMSFCR_EL1.FDS is set only when config4 is non-zero.
+	 */
 	if (spe->features & SPE_FEAT_FDS)
-		spe_write(spe_attr_config4(attr), PMSDSFR);
+		spe_write(~spe_attr_config4(attr), PMSDSFR);
 
 	/*
 	 * Clamped again here: PERF_EVENT_IOC_PERIOD changes sample_period
@@ -335,13 +346,20 @@ static void spe_start(struct perf_event *event, int flags)
 	struct spe_cpu *c = this_cpu_ptr(spe->pcpu);
 	struct hw_perf_event *hwc = &event->hw;
 
+	/*
+	 * period_left holds the interval count saved by the last stop
+	 * (PMSICR_EL1, 3.1.3), or 0 after event_init and a period change
+	 * (perf core clears it): with or without PERF_EF_RELOAD the
+	 * interval resumes where it stopped. perf core restarts an event
+	 * with flags 0 after perf_event_stop() and unthrottling.
+	 */
 	hwc->state = 0;
 	c->idle_restarts = 0;
-	if (!(flags & PERF_EF_RELOAD))
-		local64_set(&hwc->period_left, 0);
 
 	if (spe_aux_begin(spe, &c->handle, event)) {
+		/* No room: stopped until perf core turns the event off. */
 		hwc->state |= PERF_HES_STOPPED;
+		spe_event_disable_pending(event);
 		return;
 	}
 	c->event = event;
@@ -387,13 +405,36 @@ static void spe_stop(struct perf_event *event, int flags)
 	hwc->state |= PERF_HES_STOPPED;
 }
 
+/*
+ * Stop the event running on this CPU, if any, as pmu->stop does: its AUX
+ * transaction ends with the flags of any management event still pending
+ * in PMBSR_EL1 (TRUNCATED, PARTIAL, COLLISION). For CPU hotplug, whose
+ * teardown runs before perf core stops the CPU's events; perf core's
+ * pmu->del then finds the event stopped.
+ */
+void spe_stop_local(struct spe_pmu *spe)
+{
+	struct spe_cpu *c = this_cpu_ptr(spe->pcpu);
+	unsigned long flags;
+
+	/* perf core calls pmu->add/del in IPIs: keep them out meanwhile. */
+	local_irq_save(flags);
+	if (c->event)
+		spe_stop(c->event, PERF_EF_UPDATE);
+	local_irq_restore(flags);
+}
+
 static int spe_add(struct perf_event *event, int flags)
 {
 	struct spe_pmu *spe = to_spe_pmu(event->pmu);
 	struct hw_perf_event *hwc = &event->hw;
 
-	/* A per-task event may be scheduled on a CPU without this SPE. */
-	if (!cpumask_test_cpu(smp_processor_id(), &spe->supported_cpus))
+	/*
+	 * A per-task event may be scheduled on a CPU without this SPE, or
+	 * on one going offline (already torn down, see spe_cpu_offline())
+	 * or whose buffer a higher Exception level owns.
+	 */
+	if (!cpumask_test_cpu(smp_processor_id(), &spe->active_cpus))
 		return -ENOENT;
 
 	hwc->state = PERF_HES_UPTODATE | PERF_HES_STOPPED;
@@ -478,15 +519,6 @@ static u64 spe_event_pmsfcr(struct perf_event *event)
 	return reg;
 }
 
-static u64 spe_evfr_res0(struct spe_pmu *spe)
-{
-	if (spe->pmsver >= SPE_PMSVER_V1P2)
-		return SPE_PMSEVFR_RES0_V1P2;
-	if (spe->pmsver == SPE_PMSVER_V1P1)
-		return SPE_PMSEVFR_RES0_V1P1;
-	return SPE_PMSEVFR_RES0_V1;
-}
-
 static int spe_event_init(struct perf_event *event)
 {
 	struct perf_event_attr *attr = &event->attr;
@@ -527,12 +559,15 @@ static int spe_event_init(struct perf_event *event)
 		return -EOPNOTSUPP;
 	if ((cfg & SPE_CFG_DISCARD) && !(spe->features & SPE_FEAT_DISCARD))
 		return -EOPNOTSUPP;
-	if (attr->config1 && (!(spe->features & SPE_FEAT_FILT_EVT) ||
-			      (attr->config1 & spe_evfr_res0(spe))))
+	/*
+	 * Events the hardware cannot filter on (probed mask, 0 without FE);
+	 * PMSNEVFR_EL1 has the same fields as PMSEVFR_EL1.
+	 */
+	if (attr->config1 & ~spe->evfr_mask)
 		return -EOPNOTSUPP;
 	if (spe_attr_config3(attr) &&
 	    (!(spe->features & SPE_FEAT_INV_FILT_EVT) ||
-	     (spe_attr_config3(attr) & spe_evfr_res0(spe))))
+	     (spe_attr_config3(attr) & ~spe->evfr_mask)))
 		return -EOPNOTSUPP;
 	if (attr->config2 && !(spe->features & SPE_FEAT_FILT_LAT))
 		return -EOPNOTSUPP;

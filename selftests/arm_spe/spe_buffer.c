@@ -44,6 +44,11 @@ static int read_paranoid(void)
 	return v;
 }
 
+/* read() of an event with TOTAL_TIME_ENABLED | TOTAL_TIME_RUNNING. */
+struct read_times {
+	uint64_t value, enabled, running;
+};
+
 FIXTURE(buf) {
 	struct spe_pmu_info p;
 	struct spe_session s;
@@ -186,6 +191,30 @@ TEST_F(buf, wraparound)
 	EXPECT_LE((long long)self->s.n_aux_recs, spe_counter(&self->p, "aux_records") - recs0);
 }
 
+/* Trace only the event whose enable file is @en, from an empty buffer. */
+static int trace_only(const char *en)
+{
+	FILE *f;
+
+	if (spe_write_file(TRACEFS "/tracing_on", "0"))
+		return -1;
+	f = fopen(TRACEFS "/trace", "w");	/* O_TRUNC clears it */
+	if (!f)
+		return -1;
+	fclose(f);
+	if (spe_write_file(en, "1"))
+		return -1;
+	return spe_write_file(TRACEFS "/tracing_on", "1");
+}
+
+/* Stop tracing, disable @en; the trace to read, or NULL. */
+static FILE *trace_stop(const char *en)
+{
+	spe_write_file(TRACEFS "/tracing_on", "0");
+	spe_write_file(en, "0");
+	return fopen(TRACEFS "/trace", "r");
+}
+
 /* The spe_aux_output tracepoint reports each transaction perf records. */
 TEST_F(buf, tracepoint_aux_output)
 {
@@ -196,12 +225,7 @@ TEST_F(buf, tracepoint_aux_output)
 
 	if (access(en, W_OK))
 		SKIP(return, "no tracefs or no arm_spe_perf:spe_aux_output");
-	ASSERT_EQ(0, spe_write_file(TRACEFS "/tracing_on", "0"));
-	f = fopen(TRACEFS "/trace", "w");	/* O_TRUNC clears it */
-	ASSERT_NE(NULL, f);
-	fclose(f);
-	ASSERT_EQ(0, spe_write_file(en, "1"));
-	ASSERT_EQ(0, spe_write_file(TRACEFS "/tracing_on", "1"));
+	ASSERT_EQ(0, trace_only(en));
 	ASSERT_OPEN(spe_session_open(&self->s, &self->a, 0, -1, 4, 4, 0), &self->s);
 	ASSERT_EQ(0, spe_enable(&self->s));
 	for (int i = 0; i < 16; i++) {
@@ -210,9 +234,7 @@ TEST_F(buf, tracepoint_aux_output)
 	}
 	spe_disable(&self->s);
 	spe_session_collect(&self->s);
-	spe_write_file(TRACEFS "/tracing_on", "0");
-	spe_write_file(en, "0");
-	f = fopen(TRACEFS "/trace", "r");
+	f = trace_stop(en);
 	ASSERT_NE(NULL, f);
 	while (fgets(line, sizeof(line), f)) {
 		if (!strstr(line, "spe_aux_output:"))
@@ -232,6 +254,39 @@ TEST_F(buf, tracepoint_aux_output)
 	EXPECT_GT(n, 0);
 	EXPECT_EQ(self->s.aux_rec_bytes, bytes);
 	EXPECT_EQ(self->s.n_aux_recs, n);
+}
+
+/*
+ * Snapshot mode: perf records every transaction with PERF_AUX_FLAG_OVERWRITE
+ * and the spe_aux_output tracepoint shows the same flags.
+ */
+TEST_F(buf, tracepoint_snapshot_overwrite)
+{
+	const char *en = TRACEFS "/events/arm_spe_perf/spe_aux_output/enable";
+	unsigned int n = 0, ow = 0;
+	char line[512];
+	FILE *f;
+
+	if (access(en, W_OK))
+		SKIP(return, "no tracefs or no arm_spe_perf:spe_aux_output");
+	ASSERT_EQ(0, trace_only(en));
+	ASSERT_OPEN(spe_session_open(&self->s, &self->a, 0, -1, 4, 4, 1), &self->s);
+	ASSERT_EQ(0, spe_enable(&self->s));
+	spe_wl_ldst(wl_buf, WL_WORDS - 1, 4 * 4 * 4096 / bytes_per_iter(&self->p) + 1000);
+	spe_disable(&self->s);
+	f = trace_stop(en);
+	ASSERT_NE(NULL, f);
+	while (fgets(line, sizeof(line), f)) {
+		if (!strstr(line, "spe_aux_output:"))
+			continue;
+		n++;
+		if (strstr(line, "OVERWRITE"))
+			ow++;
+	}
+	fclose(f);
+	TH_LOG("%u snapshot transactions traced, %u with OVERWRITE", n, ow);
+	EXPECT_GT(n, 0);
+	EXPECT_EQ(n, ow);
 }
 
 /* A reader that does not read: the data stops, flagged TRUNCATED, what is
@@ -263,6 +318,70 @@ TEST_F(buf, slow_reader_truncated)
 	EXPECT_GT(self->s.len, first) TH_LOG("no data after re-enabling");
 	spe_session_validate(&self->s, &self->e, &self->st, NULL, NULL);
 	EXPECT_VALID(&self->st);
+}
+
+/*
+ * An event the driver stops for good (here: no room in the AUX buffer,
+ * the reader never reads) must be turned off by perf core, on every CPU,
+ * per task and CPU-wide: PERF_FORMAT_TOTAL_TIME_ENABLED then stops
+ * advancing. perf core's own request reads the CPU number as a flag, so
+ * on CPU 0 it asks for nothing, and without the irq_work it waits for a
+ * schedule-out (which a CPU-wide event never has).
+ */
+static void stopped_event_is_off(struct __test_metadata *_metadata,
+				 FIXTURE_DATA(buf) *self, int cpu, int cpu_wide)
+{
+	const int pages = 4;
+	uint64_t iters = 32 * pages * 4096 / bytes_per_iter(&self->p) + 1;
+	long long tr0 = spe_counter(&self->p, "truncated");
+	struct read_times r1, r2;
+
+	if (cpu >= sysconf(_SC_NPROCESSORS_ONLN))
+		SKIP(return, "no CPU%d", cpu);
+	if (iters > 4000000)
+		iters = 4000000;
+	ASSERT_EQ(0, spe_pin_cpu(cpu));
+	self->a.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+	ASSERT_OPEN(spe_session_open(&self->s, &self->a, cpu_wide ? -1 : 0, cpu_wide ? cpu : -1,
+				     4, pages, 0), &self->s);
+	ASSERT_EQ(0, spe_enable(&self->s));
+	spe_wl_ldst(wl_buf, WL_WORDS - 1, iters);
+	ASSERT_GT(spe_counter(&self->p, "truncated") - tr0, 0) TH_LOG("the buffer never filled");
+	ASSERT_EQ(sizeof(r1), read(self->s.fd, &r1, sizeof(r1)));
+	spe_wl_ldst(wl_buf, WL_WORDS - 1, 200000);
+	ASSERT_EQ(sizeof(r2), read(self->s.fd, &r2, sizeof(r2)));
+	TH_LOG("CPU%d %s: time_enabled %llu -> %llu ns, time_running %llu -> %llu ns",
+	       cpu, cpu_wide ? "CPU-wide" : "per task",
+	       (unsigned long long)r1.enabled, (unsigned long long)r2.enabled,
+	       (unsigned long long)r1.running, (unsigned long long)r2.running);
+	EXPECT_EQ(r1.enabled, r2.enabled) TH_LOG("the stopped event is still enabled");
+	/* Consumed and enabled again, it records. */
+	ASSERT_EQ(0, spe_session_collect(&self->s));
+	ASSERT_EQ(0, spe_enable(&self->s));
+	spe_wl_ldst(wl_buf, WL_WORDS - 1, 20000);
+	spe_disable(&self->s);
+	ASSERT_EQ(0, spe_session_collect(&self->s));
+	EXPECT_GT(self->s.len, 0);
+}
+
+TEST_F(buf, stopped_event_off_cpu0_task)
+{
+	stopped_event_is_off(_metadata, self, 0, 0);
+}
+
+TEST_F(buf, stopped_event_off_cpu1_task)
+{
+	stopped_event_is_off(_metadata, self, 1, 0);
+}
+
+TEST_F(buf, stopped_event_off_cpu0_cpu_wide)
+{
+	stopped_event_is_off(_metadata, self, 0, 1);
+}
+
+TEST_F(buf, stopped_event_off_cpu1_cpu_wide)
+{
+	stopped_event_is_off(_metadata, self, 1, 1);
 }
 
 /*
@@ -497,11 +616,27 @@ TEST_F(buf, injected_fault_reported)
 	ea0 = spe_counter(&self->p, "ext_aborts");
 	dl0 = spe_counter(&self->p, "data_loss");
 	tr0 = spe_counter(&self->p, "truncated");
+	self->a.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
 	ASSERT_OPEN(spe_session_open(&self->s, &self->a, 0, -1, 4, 16, 0), &self->s);
 	ASSERT_EQ(0, spe_enable(&self->s));
 	for (i = 0; i < 8; i++) {
 		spe_wl_ldst(wl_buf, WL_WORDS - 1, 2000);
 		spe_session_collect(&self->s);
+	}
+	/*
+	 * Every injected fault stops the session, and the event is turned
+	 * off, here on CPU 0 where perf core's own request does nothing:
+	 * time_enabled stops advancing.
+	 */
+	{
+		struct read_times r1, r2;
+
+		ASSERT_EQ(sizeof(r1), read(self->s.fd, &r1, sizeof(r1)));
+		spe_wl_ldst(wl_buf, WL_WORDS - 1, 200000);
+		ASSERT_EQ(sizeof(r2), read(self->s.fd, &r2, sizeof(r2)));
+		TH_LOG("after the fault: time_enabled %llu -> %llu ns",
+		       (unsigned long long)r1.enabled, (unsigned long long)r2.enabled);
+		EXPECT_EQ(r1.enabled, r2.enabled) TH_LOG("the event stopped by the fault is still enabled");
 	}
 	spe_disable(&self->s);
 	spe_session_collect(&self->s);
