@@ -132,6 +132,15 @@ probe() {
 	}
 	EOF
 
+	probe HRTIMER_SETUP "hrtimer_setup() (6.13)" "$@" <<-'EOF'
+	#include <linux/hrtimer.h>
+	void spe_conftest(struct hrtimer *t, enum hrtimer_restart (*fn)(struct hrtimer *));
+	void spe_conftest(struct hrtimer *t, enum hrtimer_restart (*fn)(struct hrtimer *))
+	{
+		hrtimer_setup(t, fn, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
+	}
+	EOF
+
 	echo "#endif"
 } >"$tmp" || exit 1
 

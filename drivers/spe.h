@@ -9,6 +9,7 @@
 
 #include <linux/atomic.h>
 #include <linux/cpumask.h>
+#include <linux/hrtimer.h>
 #include <linux/interrupt.h>
 #include <linux/list.h>
 #include <linux/perf_event.h>
@@ -43,6 +44,7 @@ enum spe_stat {
 	SPE_STAT_EXT_ABORTS,	/* PMBSR.EA */
 	SPE_STAT_DATA_LOSS,	/* PMBSR.DL */
 	SPE_STAT_COLLISIONS,	/* outputs flagged PERF_AUX_FLAG_COLLISION */
+	SPE_STAT_PAUSES,	/* pauses for lack of room in the AUX buffer */
 	SPE_STAT_NR,
 };
 
@@ -54,6 +56,14 @@ struct spe_cpu {
 	struct spe_pmu		*spe;
 	struct perf_event	*event;		/* running event, or NULL */
 	unsigned int		idle_restarts;	/* restarts with no data */
+	/*
+	 * No room in the AUX buffer: sampling is paused (the event stays
+	 * enabled) and resume_timer looks for room again every retry_ns.
+	 */
+	struct hrtimer		resume_timer;
+	u64			retry_ns;
+	bool			paused;
+	bool			gap_unmarked;	/* no TRUNCATED record yet */
 };
 
 /* The AUX buffer of one event, mapped contiguously. */
@@ -158,6 +168,8 @@ int spe_aux_begin(struct spe_pmu *spe, struct perf_output_handle *h,
 		  struct perf_event *event);
 void spe_program_event(struct spe_pmu *spe, struct perf_event *event);
 void spe_stop_local(struct spe_pmu *spe);
+void spe_pause(struct spe_cpu *c, struct perf_event *event, bool marked);
+void spe_cpu_init_timer(struct spe_cpu *c);
 
 /* spe_irq.c */
 irqreturn_t spe_pmu_irq_handler(int irq, void *dev);

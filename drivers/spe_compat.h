@@ -15,6 +15,7 @@
 
 #include <linux/capability.h>
 #include <linux/cpumask.h>
+#include <linux/hrtimer.h>
 #include <linux/interrupt.h>
 #include <linux/irq.h>
 #include <linux/irq_work.h>
@@ -185,6 +186,33 @@ static inline void spe_event_disable_pending(struct perf_event *event)
 	irq_work_queue(&event->pending_irq);
 #else
 #error "neither perf_event.pending_disable_irq nor pending_irq (drivers/conftest.sh)"
+#endif
+}
+
+/*
+ * Keep an event the driver pauses (no room in its AUX buffer) enabled:
+ * perf_aux_output_begin() without room and perf_aux_output_end() with
+ * TRUNCATED have just requested its disable (pending_disable, on this CPU
+ * with interrupts off, so neither the irq_work they may have queued nor a
+ * schedule-out has acted on it yet). An SPE event has no other source of
+ * that request: it never overflows, so event_limit and sigtrap do not
+ * apply.
+ */
+static inline void spe_event_keep_enabled(struct perf_event *event)
+{
+	WRITE_ONCE(event->pending_disable, 0);
+}
+
+/* hrtimer_setup() replaced hrtimer_init() plus the function (6.13). */
+static inline void spe_hrtimer_setup(struct hrtimer *t,
+				     enum hrtimer_restart (*fn)(struct hrtimer *),
+				     enum hrtimer_mode mode)
+{
+#ifdef SPE_HAVE_HRTIMER_SETUP
+	hrtimer_setup(t, fn, CLOCK_MONOTONIC, mode);
+#else
+	hrtimer_init(t, CLOCK_MONOTONIC, mode);
+	t->function = fn;
 #endif
 }
 

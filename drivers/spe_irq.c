@@ -212,9 +212,19 @@ irqreturn_t spe_pmu_irq_handler(int irq, void *dev)
 				spe_aux_truncate(spe, h);
 			ret = -EIO;
 		}
-		/* No room, or no progress: stop and have perf turn it off. */
-		if (ret)
+		if (ret == -EIO) {
+			/* Stop and have perf turn the event off. */
 			spe_irq_stop_event(c, event);
+		} else if (ret) {
+			/*
+			 * No room: pause until the reader frees some (see
+			 * spe_pause()). Sampling off before S is cleared;
+			 * the interval resumes where it paused (3.1.3).
+			 */
+			spe_disable_and_drain_local();
+			local64_set(&event->hw.period_left, spe_read(PMSICR));
+			spe_pause(c, event, ret == -ENOSPC);
+		}
 	}
 
 	/*

@@ -280,8 +280,10 @@ static int spe_device_probe(struct platform_device *pdev)
 	spe->pcpu = alloc_percpu(struct spe_cpu);
 	if (!spe->pcpu)
 		return -ENOMEM;
-	for_each_possible_cpu(i)
+	for_each_possible_cpu(i) {
 		per_cpu_ptr(spe->pcpu, i)->spe = spe;
+		spe_cpu_init_timer(per_cpu_ptr(spe->pcpu, i));
+	}
 
 	ret = spe_request_ppi(spe->irq, spe_pmu_irq_handler, SPE_DRVNAME,
 			      &spe->supported_cpus, spe->pcpu);

@@ -17,7 +17,9 @@
  *  - PMBLIMITR_EL1.LIMIT is in units of 4KiB (4.3.2): every limit is page
  *    aligned.
  */
+#include <linux/hrtimer.h>
 #include <linux/kernel.h>
+#include <linux/minmax.h>
 #include <linux/mm.h>
 #include <linux/perf_event.h>
 #include <linux/slab.h>
@@ -178,13 +180,16 @@ static u64 spe_next_snapshot_limit(struct spe_pmu *spe,
  * the next window. The caller enables profiling (or clears PMBSR.S)
  * afterwards; the registers are written while profiling is disabled, so
  * no ordering with sampling is needed here. Returns 0 when the buffer is
- * enabled, -ENOSPC when there is no room (the buffer is left disabled).
+ * enabled; when there is no room (the buffer is left disabled) -ENOSPC
+ * if a transaction was ended TRUNCATED (the gap is marked), -ENOBUFS if
+ * perf core handed out no room at all (nothing was recorded).
  */
 int spe_aux_begin(struct spe_pmu *spe, struct perf_output_handle *h,
 		  struct perf_event *event)
 {
 	struct spe_buf *buf;
 	u64 base, limit;
+	int ret;
 
 	if (event->attr.config & SPE_CFG_DISCARD) {
 		/*
@@ -199,10 +204,12 @@ int spe_aux_begin(struct spe_pmu *spe, struct perf_output_handle *h,
 		return 0;
 	}
 
+	ret = -ENOBUFS;
 	buf = perf_aux_output_begin(h, event);
 	if (!buf)
 		goto no_room;
 
+	ret = -ENOSPC;
 	limit = buf->snapshot ? spe_next_snapshot_limit(spe, h) :
 				spe_next_limit(spe, h);
 	if (!limit)
@@ -222,7 +229,110 @@ no_room:
 	 * disable it explicitly so clearing PMBSR.S cannot restart it.
 	 */
 	spe_write(0, PMBLIMITR);
-	return -ENOSPC;
+	return ret;
+}
+
+/*
+ * A full AUX buffer must not end the recording: when there is no room,
+ * sampling pauses and the event stays enabled; resume_timer looks for
+ * room every retry_ns (1 ms, doubling up to 8 ms while the reader does
+ * not read), and sampling resumes in the first window the reader has
+ * freed. The gap is marked: an AUX record flagged TRUNCATED at the
+ * position where the data stopped (perf prints "AUX data lost"), the
+ * counters/gaps counter and the spe_gap tracepoint (paused, resumed).
+ */
+#define SPE_RESUME_RETRY_NS	NSEC_PER_MSEC
+#define SPE_RESUME_RETRY_MAX_NS	(8 * NSEC_PER_MSEC)
+
+/*
+ * Pause @event on this CPU: the caller has turned sampling and the buffer
+ * off and saved the interval count in period_left. @marked: a TRUNCATED
+ * record already ends the data before the gap.
+ */
+void spe_pause(struct spe_cpu *c, struct perf_event *event, bool marked)
+{
+	struct spe_pmu *spe = c->spe;
+
+	/* perf core asked to disable the event (see the helper). */
+	spe_event_keep_enabled(event);
+	c->event = event;
+	if (c->paused)
+		return;
+	c->paused = true;
+	c->gap_unmarked = !marked;
+	c->retry_ns = SPE_RESUME_RETRY_NS;
+	spe_stat_add(spe, SPE_STAT_PAUSES, 1);
+	trace_spe_gap(smp_processor_id(), 0);
+	hrtimer_start(&c->resume_timer, ns_to_ktime(c->retry_ns),
+		      HRTIMER_MODE_REL_PINNED_HARD);
+}
+
+/* An empty AUX record flagged TRUNCATED where the data stopped. */
+static int spe_aux_mark_gap(struct spe_pmu *spe, struct perf_output_handle *h,
+			    struct perf_event *event)
+{
+	if (!perf_aux_output_begin(h, event))
+		return -ENOBUFS;
+	spe_aux_truncate(spe, h);
+	return 0;
+}
+
+/*
+ * resume_timer, in hard interrupt context on the paused event's CPU (a
+ * pinned hrtimer; pmu->add/del run there with interrupts off, so they
+ * never run concurrently with it).
+ */
+static enum hrtimer_restart spe_resume_timer(struct hrtimer *t)
+{
+	struct spe_cpu *c = container_of(t, struct spe_cpu, resume_timer);
+	struct perf_event *event = c->event;
+	struct spe_pmu *spe = c->spe;
+	int ret = 0;
+
+	if (!event || !c->paused)
+		return HRTIMER_NORESTART;
+
+	if (c->gap_unmarked) {
+		ret = spe_aux_mark_gap(spe, &c->handle, event);
+		if (!ret)
+			c->gap_unmarked = false;
+	}
+	if (!ret)
+		ret = spe_aux_begin(spe, &c->handle, event);
+	if (ret) {
+		/* Still no room (perf core asked for a disable again). */
+		spe_event_keep_enabled(event);
+		c->retry_ns = min_t(u64, 2 * c->retry_ns, SPE_RESUME_RETRY_MAX_NS);
+		hrtimer_forward_now(t, ns_to_ktime(c->retry_ns));
+		return HRTIMER_RESTART;
+	}
+
+	c->paused = false;
+	c->idle_restarts = 0;
+	trace_spe_gap(smp_processor_id(), 1);
+	/* The interval resumes where it paused (period_left, 3.1.3). */
+	spe_program_event(spe, event);
+	return HRTIMER_NORESTART;
+}
+
+void spe_cpu_init_timer(struct spe_cpu *c)
+{
+	spe_hrtimer_setup(&c->resume_timer, spe_resume_timer,
+			  HRTIMER_MODE_REL_PINNED_HARD);
+}
+
+/* Leave the paused state; true if the event was paused. */
+static bool spe_unpause(struct spe_cpu *c)
+{
+	if (!c->paused)
+		return false;
+	/*
+	 * Never -1 (callback running): it runs on this CPU in hard
+	 * interrupt context and the callers have interrupts off.
+	 */
+	hrtimer_try_to_cancel(&c->resume_timer);
+	c->paused = false;
+	return true;
 }
 
 /*
@@ -345,6 +455,7 @@ static void spe_start(struct perf_event *event, int flags)
 	struct spe_pmu *spe = to_spe_pmu(event->pmu);
 	struct spe_cpu *c = this_cpu_ptr(spe->pcpu);
 	struct hw_perf_event *hwc = &event->hw;
+	int ret;
 
 	/*
 	 * period_left holds the interval count saved by the last stop
@@ -356,10 +467,14 @@ static void spe_start(struct perf_event *event, int flags)
 	hwc->state = 0;
 	c->idle_restarts = 0;
 
-	if (spe_aux_begin(spe, &c->handle, event)) {
-		/* No room: stopped until perf core turns the event off. */
-		hwc->state |= PERF_HES_STOPPED;
-		spe_event_disable_pending(event);
+	ret = spe_aux_begin(spe, &c->handle, event);
+	if (ret) {
+		/*
+		 * No room: paused until the reader frees some. Sampling is
+		 * off (every stop and reset leaves PMSCR_EL1 0) and
+		 * period_left is this event's.
+		 */
+		spe_pause(c, event, ret == -ENOSPC);
 		return;
 	}
 	c->event = event;
@@ -372,11 +487,14 @@ static void spe_stop(struct perf_event *event, int flags)
 	struct spe_cpu *c = this_cpu_ptr(spe->pcpu);
 	struct hw_perf_event *hwc = &event->hw;
 	u32 aux_flags = 0;
+	bool paused;
 	u64 pmbsr;
 
 	if (hwc->state & PERF_HES_STOPPED)
 		return;
 
+	/* Paused: the interval count is in period_left already. */
+	paused = spe_unpause(c);
 	/* Sampling off, records drained, buffer off: see spe_hw.h. */
 	spe_disable_and_drain_local();
 	c->event = NULL;
@@ -399,7 +517,8 @@ static void spe_stop(struct perf_event *event, int flags)
 
 	if (flags & PERF_EF_UPDATE) {
 		/* Resume the interval where it stopped (3.1.3). */
-		local64_set(&hwc->period_left, spe_read(PMSICR));
+		if (!paused)
+			local64_set(&hwc->period_left, spe_read(PMSICR));
 		hwc->state |= PERF_HES_UPTODATE;
 	}
 	hwc->state |= PERF_HES_STOPPED;

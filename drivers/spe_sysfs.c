@@ -235,6 +235,7 @@ SPE_EXT_ATTR(cnt, faults, spe_counter_show, SPE_STAT_FAULTS);
 SPE_EXT_ATTR(cnt, ext_aborts, spe_counter_show, SPE_STAT_EXT_ABORTS);
 SPE_EXT_ATTR(cnt, data_loss, spe_counter_show, SPE_STAT_DATA_LOSS);
 SPE_EXT_ATTR(cnt, collisions, spe_counter_show, SPE_STAT_COLLISIONS);
+SPE_EXT_ATTR(cnt, gaps, spe_counter_show, SPE_STAT_PAUSES);
 
 static struct attribute *spe_counter_attrs[] = {
 	&spe_cnt_irqs.attr.attr,
@@ -247,6 +248,7 @@ static struct attribute *spe_counter_attrs[] = {
 	&spe_cnt_ext_aborts.attr.attr,
 	&spe_cnt_data_loss.attr.attr,
 	&spe_cnt_collisions.attr.attr,
+	&spe_cnt_gaps.attr.attr,
 	NULL,
 };
 

@@ -125,6 +125,7 @@ TEST(counters_present)
 	static const char *const names[] = {
 		"irqs", "spurious_irqs", "bytes", "aux_records", "buffer_full",
 		"truncated", "faults", "ext_aborts", "data_loss", "collisions",
+		"gaps",
 	};
 	struct spe_pmu_info p;
 	unsigned int i;
