@@ -9,6 +9,7 @@
 
 #include <linux/atomic.h>
 #include <linux/cpumask.h>
+#include <linux/hrtimer.h>
 #include <linux/interrupt.h>
 #include <linux/list.h>
 #include <linux/perf_event.h>
@@ -43,6 +44,7 @@ enum spe_stat {
 	SPE_STAT_EXT_ABORTS,	/* PMBSR.EA */
 	SPE_STAT_DATA_LOSS,	/* PMBSR.DL */
 	SPE_STAT_COLLISIONS,	/* outputs flagged PERF_AUX_FLAG_COLLISION */
+	SPE_STAT_PAUSES,	/* pauses for lack of room in the AUX buffer */
 	SPE_STAT_NR,
 };
 
@@ -54,6 +56,14 @@ struct spe_cpu {
 	struct spe_pmu		*spe;
 	struct perf_event	*event;		/* running event, or NULL */
 	unsigned int		idle_restarts;	/* restarts with no data */
+	/*
+	 * No room in the AUX buffer: sampling is paused (the event stays
+	 * enabled) and resume_timer looks for room again every retry_ns.
+	 */
+	struct hrtimer		resume_timer;
+	u64			retry_ns;
+	bool			paused;
+	bool			gap_unmarked;	/* no TRUNCATED record yet */
 };
 
 /* The AUX buffer of one event, mapped contiguously. */
@@ -74,6 +84,7 @@ struct spe_pmu {
 	struct pmu		pmu;
 	struct platform_device	*pdev;
 	cpumask_t		supported_cpus;
+	cpumask_t		active_cpus;	/* online, buffer ours, set up */
 	struct hlist_node	hp_node;
 	int			irq;
 	int			id;		/* N in arm_spe_N */
@@ -85,6 +96,7 @@ struct spe_pmu {
 	u16			max_record_sz;	/* 2^PMSIDR.MaxSize */
 	u16			align;		/* 2^PMBIDR.Align */
 	u16			counter_sz;	/* PMSIDR.CountSize */
+	u64			evfr_mask;	/* writable PMSEVFR_EL1 bits */
 	int			probe_err;	/* from the per-CPU probe */
 
 	struct spe_cpu __percpu	*pcpu;
@@ -99,22 +111,43 @@ static inline void spe_stat_add(struct spe_pmu *spe, enum spe_stat s, u64 v)
 	atomic64_add(v, &spe->stats[s]);
 }
 
-/* Config fields (format/ in sysfs); see spe_sysfs.c for the names. */
-#define SPE_CFG_TS		BIT_ULL(0)
-#define SPE_CFG_PA		BIT_ULL(1)
-#define SPE_CFG_PCT		BIT_ULL(2)
-#define SPE_CFG_JITTER		BIT_ULL(16)
-#define SPE_CFG_BRANCH		BIT_ULL(32)
-#define SPE_CFG_LOAD		BIT_ULL(33)
-#define SPE_CFG_STORE		BIT_ULL(34)
-#define SPE_CFG_DISCARD		BIT_ULL(35)
-#define SPE_CFG_BRANCH_MASK	BIT_ULL(36)
-#define SPE_CFG_LOAD_MASK	BIT_ULL(37)
-#define SPE_CFG_STORE_MASK	BIT_ULL(38)
-#define SPE_CFG_SIMD		BIT_ULL(39)
-#define SPE_CFG_SIMD_MASK	BIT_ULL(40)
-#define SPE_CFG_FLOAT		BIT_ULL(41)
-#define SPE_CFG_FLOAT_MASK	BIT_ULL(42)
+/*
+ * Config fields: the bit positions below are the only definition; the
+ * masks here and the format/ strings in spe_sysfs.c are made from them.
+ * Positions as the in-tree arm_spe_pmu driver, which perf knows.
+ */
+#define SPE_CFG_TS_BIT		0	/* ts_enable */
+#define SPE_CFG_PA_BIT		1	/* pa_enable */
+#define SPE_CFG_PCT_BIT		2	/* pct_enable */
+#define SPE_CFG_JITTER_BIT	16	/* jitter */
+#define SPE_CFG_BRANCH_BIT	32	/* branch_filter */
+#define SPE_CFG_LOAD_BIT	33	/* load_filter */
+#define SPE_CFG_STORE_BIT	34	/* store_filter */
+#define SPE_CFG_DISCARD_BIT	35	/* discard */
+#define SPE_CFG_BRANCH_MASK_BIT	36	/* branch_filter_mask */
+#define SPE_CFG_LOAD_MASK_BIT	37	/* load_filter_mask */
+#define SPE_CFG_STORE_MASK_BIT	38	/* store_filter_mask */
+#define SPE_CFG_SIMD_BIT	39	/* simd_filter */
+#define SPE_CFG_SIMD_MASK_BIT	40	/* simd_filter_mask */
+#define SPE_CFG_FLOAT_BIT	41	/* float_filter */
+#define SPE_CFG_FLOAT_MASK_BIT	42	/* float_filter_mask */
+#define SPE_CFG2_MIN_LAT_LAST	11	/* min_latency: config2:0-11 */
+
+#define SPE_CFG_TS		BIT_ULL(SPE_CFG_TS_BIT)
+#define SPE_CFG_PA		BIT_ULL(SPE_CFG_PA_BIT)
+#define SPE_CFG_PCT		BIT_ULL(SPE_CFG_PCT_BIT)
+#define SPE_CFG_JITTER		BIT_ULL(SPE_CFG_JITTER_BIT)
+#define SPE_CFG_BRANCH		BIT_ULL(SPE_CFG_BRANCH_BIT)
+#define SPE_CFG_LOAD		BIT_ULL(SPE_CFG_LOAD_BIT)
+#define SPE_CFG_STORE		BIT_ULL(SPE_CFG_STORE_BIT)
+#define SPE_CFG_DISCARD		BIT_ULL(SPE_CFG_DISCARD_BIT)
+#define SPE_CFG_BRANCH_MASK	BIT_ULL(SPE_CFG_BRANCH_MASK_BIT)
+#define SPE_CFG_LOAD_MASK	BIT_ULL(SPE_CFG_LOAD_MASK_BIT)
+#define SPE_CFG_STORE_MASK	BIT_ULL(SPE_CFG_STORE_MASK_BIT)
+#define SPE_CFG_SIMD		BIT_ULL(SPE_CFG_SIMD_BIT)
+#define SPE_CFG_SIMD_MASK	BIT_ULL(SPE_CFG_SIMD_MASK_BIT)
+#define SPE_CFG_FLOAT		BIT_ULL(SPE_CFG_FLOAT_BIT)
+#define SPE_CFG_FLOAT_MASK	BIT_ULL(SPE_CFG_FLOAT_MASK_BIT)
 #define SPE_CFG_TYPE_FILT	(SPE_CFG_BRANCH | SPE_CFG_LOAD | SPE_CFG_STORE)
 #define SPE_CFG_EFT_FILT	(SPE_CFG_BRANCH_MASK | SPE_CFG_LOAD_MASK | \
 				 SPE_CFG_STORE_MASK | SPE_CFG_SIMD | \
@@ -123,7 +156,7 @@ static inline void spe_stat_add(struct spe_pmu *spe, enum spe_stat s, u64 v)
 #define SPE_CFG_ALL		(SPE_CFG_TS | SPE_CFG_PA | SPE_CFG_PCT | \
 				 SPE_CFG_JITTER | SPE_CFG_TYPE_FILT | \
 				 SPE_CFG_DISCARD | SPE_CFG_EFT_FILT)
-#define SPE_CFG2_MIN_LAT_BITS	12	/* config2:0-11 */
+#define SPE_CFG2_MIN_LAT_BITS	(SPE_CFG2_MIN_LAT_LAST + 1)
 
 /* spe_pmu.c */
 int spe_pmu_register(struct spe_pmu *spe);
@@ -134,6 +167,9 @@ void spe_aux_truncate(struct spe_pmu *spe, struct perf_output_handle *h);
 int spe_aux_begin(struct spe_pmu *spe, struct perf_output_handle *h,
 		  struct perf_event *event);
 void spe_program_event(struct spe_pmu *spe, struct perf_event *event);
+void spe_stop_local(struct spe_pmu *spe);
+void spe_pause(struct spe_cpu *c, struct perf_event *event, bool marked);
+void spe_cpu_init_timer(struct spe_cpu *c);
 
 /* spe_irq.c */
 irqreturn_t spe_pmu_irq_handler(int irq, void *dev);

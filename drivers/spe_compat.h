@@ -3,26 +3,29 @@
  * spe_compat.h - every difference between the kernels the module supports
  * (6.1, 6.12, 7.x) in one place. The rest of the driver uses only the
  * helpers and macros defined here when an API changed between them.
+ *
+ * Which API a kernel has is never inferred from its version: the build
+ * compiles a test program per API against the target kernel's headers
+ * (drivers/conftest.sh, run by Kbuild) and spe_features.h, generated in
+ * the build directory, defines SPE_HAVE_<API> for each one found. A
+ * distribution backport is thus seen for what it is.
  */
 #ifndef ARM_SPE_PERF_SPE_COMPAT_H
 #define ARM_SPE_PERF_SPE_COMPAT_H
 
-#include <linux/version.h>
 #include <linux/capability.h>
 #include <linux/cpumask.h>
+#include <linux/hrtimer.h>
 #include <linux/interrupt.h>
 #include <linux/irq.h>
+#include <linux/irq_work.h>
 #include <linux/perf_event.h>
 #include <linux/platform_device.h>
 
-/*
- * The only use of LINUX_VERSION_CODE in the driver (tools/kernels/
- * checkpatch.sh accepts its warning in this file and nowhere else).
- */
-#define SPE_KERNEL_AT_LEAST(a, b, c)	(KERNEL_VERSION(a, b, c) <= LINUX_VERSION_CODE)
+#include "spe_features.h"
 
-/* platform_driver.remove returns void from 6.11 on. */
-#if SPE_KERNEL_AT_LEAST(6, 11, 0)
+/* platform_driver.remove returns void (6.11) or int. */
+#ifdef SPE_HAVE_REMOVE_VOID
 #define SPE_REMOVE_RET		void
 #define SPE_REMOVE_OK
 #else
@@ -30,20 +33,28 @@
 #define SPE_REMOVE_OK		0
 #endif
 
-/*
- * perf_event_attr grew config3 in 6.3 and config4 in 7.0; the uapi header
- * announces each with its PERF_ATTR_SIZE_VERn, which is more precise than a
- * version check for distribution kernels with backports.
- */
-#ifdef PERF_ATTR_SIZE_VER8
+/* perf_event_attr grew config3 (6.3) and config4 (6.19). */
+#ifdef SPE_HAVE_ATTR_CONFIG3
 #define SPE_HAVE_CONFIG3	1
 #else
 #define SPE_HAVE_CONFIG3	0
 #endif
-#ifdef PERF_ATTR_SIZE_VER9
+#ifdef SPE_HAVE_ATTR_CONFIG4
 #define SPE_HAVE_CONFIG4	1
 #else
 #define SPE_HAVE_CONFIG4	0
+#endif
+
+/*
+ * PMSDSFR_EL1 (FEAT_SPE_FDS) is touched only where the kernel has both
+ * the data source filter ABI (attr.config4) and the boot code that opens
+ * its EL2 fine-grained trap; elsewhere an nVHE or protected-KVM host
+ * with FEAT_FGT2 traps the access to EL2.
+ */
+#if SPE_HAVE_CONFIG4 && defined(SPE_HAVE_PMSDSFR_EL2_SETUP)
+#define SPE_USE_PMSDSFR		1
+#else
+#define SPE_USE_PMSDSFR		0
 #endif
 
 static inline u64 spe_attr_config3(const struct perf_event_attr *attr)
@@ -67,23 +78,32 @@ static inline u64 spe_attr_config4(const struct perf_event_attr *attr)
 /* struct pmu gained a parent device in 6.8 (shown as the PMU's parent). */
 static inline void spe_pmu_set_parent(struct pmu *pmu, struct device *dev)
 {
-#if SPE_KERNEL_AT_LEAST(6, 8, 0)
+#ifdef SPE_HAVE_PMU_PARENT
 	pmu->parent = dev;
 #endif
 }
 
 /*
  * Access to kernel data (physical addresses, physical timer, context IDs):
- * from 6.8 perf_allow_kernel() is an exported function applying
- * perf_event_paranoid (<= 1) or CAP_PERFMON, as the in-tree driver does.
- * Before that it is an inline reading symbols modules cannot link
+ * where perf_allow_kernel() is an exported function it applies
+ * perf_event_paranoid (<= 1) or CAP_PERFMON, as the in-tree driver does;
+ * it takes no argument from 6.15 (and in Debian's 6.12), the attr in
+ * 6.12. Before 6.12 it is an inline reading symbols modules cannot link
  * against (sysctl_perf_event_paranoid, security_perf_event_open), so the
  * check falls back to CAP_PERFMON alone, as the in-tree driver did then.
  */
+#if defined(SPE_HAVE_PERF_ALLOW_KERNEL_VOID) || defined(SPE_HAVE_PERF_ALLOW_KERNEL_ATTR)
+#define SPE_PARANOID_KERNEL	1
+#else
+#define SPE_PARANOID_KERNEL	0
+#endif
+
 static inline int spe_perf_allow_kernel(struct perf_event *event)
 {
-#if SPE_KERNEL_AT_LEAST(6, 8, 0)
+#if defined(SPE_HAVE_PERF_ALLOW_KERNEL_VOID)
 	return perf_allow_kernel();
+#elif defined(SPE_HAVE_PERF_ALLOW_KERNEL_ATTR)
+	return perf_allow_kernel(&event->attr);
 #else
 	return perfmon_capable() ? 0 : -EACCES;
 #endif
@@ -97,7 +117,7 @@ static inline int spe_perf_allow_kernel(struct perf_event *event)
  * spe_get_ppi() returns the Linux irq number or a negative errno and fills
  * @mask with the CPUs the interrupt is wired to.
  */
-#if SPE_KERNEL_AT_LEAST(6, 19, 0)
+#ifdef SPE_HAVE_PPI_AFFINITY
 #define SPE_PPI_AFFINITY_API	1
 #else
 #define SPE_PPI_AFFINITY_API	0
@@ -139,17 +159,61 @@ static inline int spe_request_ppi(unsigned int irq, irq_handler_t handler,
 }
 
 /*
- * Ask perf to disable an event the driver stopped for good, at its next
- * schedule-out. perf_aux_output_end() does this for a TRUNCATED
- * transaction by storing smp_processor_id() in pending_disable, which is
- * 0, i.e. "nothing pending", on CPU 0 of kernels where the field is a
- * flag: the event would then be restarted by the next schedule-in. The
- * exported disable helpers cannot be called from interrupt context, so set
- * the flag the way perf core does; event_sched_out() acts on it.
+ * Have perf core turn off (PERF_EVENT_STATE_OFF) an event the driver has
+ * stopped for good, from the interrupt or a pmu callback, where the
+ * exported disable functions cannot be called (they take the context
+ * lock or wait) and perf_event_disable_inatomic() is not exported.
+ *
+ * perf core's own stop paths (perf_aux_output_begin() with no room,
+ * perf_aux_output_end() with TRUNCATED) store smp_processor_id() in
+ * pending_disable, which every supported kernel reads as a boolean: on
+ * CPU 0 they request nothing. And they only set the flag; the disable
+ * happens at the next schedule-out (never, for a CPU-wide event) unless
+ * the irq_work that performs it is queued.
+ *
+ * So do what perf_event_disable_inatomic() does: set the flag, then queue
+ * the irq_work that calls perf_event_disable_local() on the event's CPU
+ * as soon as interrupts are enabled: pending_disable_irq where it exists
+ * (6.10), before that pending_irq, whose handler also handles
+ * pending_disable. Both names are found by drivers/conftest.sh.
  */
 static inline void spe_event_disable_pending(struct perf_event *event)
 {
 	WRITE_ONCE(event->pending_disable, 1);
+#if defined(SPE_HAVE_PENDING_DISABLE_IRQ)
+	irq_work_queue(&event->pending_disable_irq);
+#elif defined(SPE_HAVE_PENDING_IRQ)
+	irq_work_queue(&event->pending_irq);
+#else
+#error "neither perf_event.pending_disable_irq nor pending_irq (drivers/conftest.sh)"
+#endif
+}
+
+/*
+ * Keep an event the driver pauses (no room in its AUX buffer) enabled:
+ * perf_aux_output_begin() without room and perf_aux_output_end() with
+ * TRUNCATED have just requested its disable (pending_disable, on this CPU
+ * with interrupts off, so neither the irq_work they may have queued nor a
+ * schedule-out has acted on it yet). An SPE event has no other source of
+ * that request: it never overflows, so event_limit and sigtrap do not
+ * apply.
+ */
+static inline void spe_event_keep_enabled(struct perf_event *event)
+{
+	WRITE_ONCE(event->pending_disable, 0);
+}
+
+/* hrtimer_setup() replaced hrtimer_init() plus the function (6.13). */
+static inline void spe_hrtimer_setup(struct hrtimer *t,
+				     enum hrtimer_restart (*fn)(struct hrtimer *),
+				     enum hrtimer_mode mode)
+{
+#ifdef SPE_HAVE_HRTIMER_SETUP
+	hrtimer_setup(t, fn, CLOCK_MONOTONIC, mode);
+#else
+	hrtimer_init(t, CLOCK_MONOTONIC, mode);
+	t->function = fn;
+#endif
 }
 
 #endif /* ARM_SPE_PERF_SPE_COMPAT_H */

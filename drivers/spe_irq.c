@@ -42,9 +42,15 @@ enum spe_action spe_decode_pmbsr(struct spe_pmu *spe, u64 pmbsr,
 	bool ea = SPE_FIELD_GET(SPE_PMBSR_EA, pmbsr);
 	const char *why = NULL;
 
-	/* COLL is sticky and independent of S (3.1.4). */
-	if (SPE_FIELD_GET(SPE_PMBSR_COLL, pmbsr))
+	/*
+	 * COLL is sticky and independent of S (3.1.4). Counted here, where
+	 * every PMBSR_EL1 value is decoded, so discard mode (no AUX
+	 * transaction to flag) counts it too.
+	 */
+	if (SPE_FIELD_GET(SPE_PMBSR_COLL, pmbsr)) {
 		*aux_flags |= PERF_AUX_FLAG_COLLISION;
+		spe_stat_add(spe, SPE_STAT_COLLISIONS, 1);
+	}
 
 	if (!SPE_FIELD_GET(SPE_PMBSR_S, pmbsr))
 		return SPE_ACT_NONE;
@@ -120,6 +126,25 @@ enum spe_action spe_decode_pmbsr(struct spe_pmu *spe, u64 pmbsr,
 	return SPE_ACT_STOP;
 }
 
+/*
+ * Stop @event for good on this CPU, from the interrupt: profiling and the
+ * buffer off (the caller has handed the data to perf), the interval
+ * counter saved as spe_stop() does, and perf core asked to turn the event
+ * off (spe_event_disable_pending(): its own request does nothing on CPU 0
+ * and waits for a schedule-out that a CPU-wide event never has).
+ */
+static void spe_irq_stop_event(struct spe_cpu *c, struct perf_event *event)
+{
+	spe_disable_and_drain_local();
+	c->event = NULL;
+	if (!event)
+		return;
+	/* PMSICR_EL1 holds the interval count left (3.1.3). */
+	local64_set(&event->hw.period_left, spe_read(PMSICR));
+	event->hw.state |= PERF_HES_STOPPED | PERF_HES_UPTODATE;
+	spe_event_disable_pending(event);
+}
+
 irqreturn_t spe_pmu_irq_handler(int irq, void *dev)
 {
 	struct spe_cpu *c = dev;
@@ -161,16 +186,13 @@ irqreturn_t spe_pmu_irq_handler(int irq, void *dev)
 		/*
 		 * While PMBSR.S is 1 profiling and the buffer are disabled
 		 * (3.5); turn them off for good before clearing S, so that
-		 * clearing it does not restart anything.
+		 * clearing it does not restart anything. The drain in
+		 * spe_irq_stop_event() finds nothing new: sampling stopped
+		 * when S was set.
 		 */
-		spe_disable_and_drain_local();
 		if (had_aux)
 			spe_aux_end(spe, h, aux_flags, pmbsr);
-		if (event) {
-			event->hw.state |= PERF_HES_STOPPED;
-			spe_event_disable_pending(event);
-		}
-		c->event = NULL;
+		spe_irq_stop_event(c, event);
 	} else {
 		u64 size = had_aux ? spe_aux_end(spe, h, aux_flags, pmbsr) : 1;
 		int ret;
@@ -186,16 +208,22 @@ irqreturn_t spe_pmu_irq_handler(int irq, void *dev)
 		ret = spe_aux_begin(spe, h, event);
 		if (!ret && c->idle_restarts > SPE_MAX_IDLE_RESTARTS) {
 			/* No progress: end the new transaction, truncated. */
-			spe_disable_and_drain_local();
 			if (perf_get_aux(h))
 				spe_aux_truncate(spe, h);
 			ret = -EIO;
 		}
-		if (ret) {
-			/* No room: perf disables the event; keep it quiet. */
+		if (ret == -EIO) {
+			/* Stop and have perf turn the event off. */
+			spe_irq_stop_event(c, event);
+		} else if (ret) {
+			/*
+			 * No room: pause until the reader frees some (see
+			 * spe_pause()). Sampling off before S is cleared;
+			 * the interval resumes where it paused (3.1.3).
+			 */
 			spe_disable_and_drain_local();
-			event->hw.state |= PERF_HES_STOPPED;
-			c->event = NULL;
+			local64_set(&event->hw.period_left, spe_read(PMSICR));
+			spe_pause(c, event, ret == -ENOSPC);
 		}
 	}
 

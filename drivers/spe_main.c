@@ -12,6 +12,7 @@
  */
 #define pr_fmt(fmt) "arm_spe_perf: " fmt
 
+#include <linux/cpu.h>
 #include <linux/cpuhotplug.h>
 #include <linux/device.h>
 #include <linux/idr.h>
@@ -42,7 +43,7 @@ static unsigned int spe_pmsver_of(u64 dfr0)
 /*
  * Put the local SPE into a known, disabled state: sampling off first, then
  * the buffer, then a clean status. Used when a CPU comes online or goes
- * away, where no event can be active (perf core stops them first).
+ * away, once no event runs on it (see spe_cpu_offline()).
  */
 static void spe_reset_local(void)
 {
@@ -88,8 +89,21 @@ static void spe_probe_cpu(void *info)
 	spe->align = 1U << fld;
 
 	reg = spe_read(PMSIDR);
-	if (SPE_FIELD_GET(SPE_PMSIDR_FE, reg))
+	if (SPE_FIELD_GET(SPE_PMSIDR_FE, reg)) {
 		spe->features |= SPE_FEAT_FILT_EVT;
+		/*
+		 * 4.3.8: the bit of an event that is not implemented, or
+		 * that cannot be filtered on, is RES0. Which bits those are
+		 * depends on the version and on optional features (SVE, SME,
+		 * FEAT_SPEv1p4's E[23:19]...): write ones and read back the
+		 * bits that stick, as mainline does. A direct read is ordered
+		 * after a direct write of the same register: no ISB needed.
+		 * Sampling is off, so the value is never used.
+		 */
+		spe_write(~0ULL, PMSEVFR);
+		spe->evfr_mask = spe_read(PMSEVFR);
+		spe_write(0, PMSEVFR);
+	}
 	if (SPE_FIELD_GET(SPE_PMSIDR_FT, reg))
 		spe->features |= SPE_FEAT_FILT_TYP;
 	if (SPE_FIELD_GET(SPE_PMSIDR_FL, reg))
@@ -102,7 +116,9 @@ static void spe_probe_cpu(void *info)
 		spe->features |= SPE_FEAT_ERND;
 	if (spe->pmsver >= SPE_PMSVER_V1P2 && SPE_FIELD_GET(SPE_PMSIDR_FNE, reg))
 		spe->features |= SPE_FEAT_INV_FILT_EVT;
-	if (spe->pmsver >= SPE_PMSVER_V1P4 && SPE_FIELD_GET(SPE_PMSIDR_FDS, reg))
+	/* FDS only where the kernel lets EL1 reach PMSDSFR_EL1. */
+	if (SPE_USE_PMSDSFR && spe->pmsver >= SPE_PMSVER_V1P4 &&
+	    SPE_FIELD_GET(SPE_PMSIDR_FDS, reg))
 		spe->features |= SPE_FEAT_FDS;
 	if (spe->pmsver >= SPE_PMSVER_V1P4 && SPE_FIELD_GET(SPE_PMSIDR_EFT, reg))
 		spe->features |= SPE_FEAT_EFT;
@@ -137,26 +153,72 @@ static void spe_probe_cpu(void *info)
 	spe->probe_err = 0;
 }
 
+/* PMBIDR_EL1.P: the buffer belongs to a higher Exception level (4.3.1). */
+static bool spe_buffer_owned_above(void)
+{
+	return SPE_FIELD_GET(SPE_PMBIDR_P, spe_read(PMBIDR));
+}
+
 static int spe_cpu_online(unsigned int cpu, struct hlist_node *node)
 {
 	struct spe_pmu *spe = hlist_entry_safe(node, struct spe_pmu, hp_node);
 
 	if (!cpumask_test_cpu(cpu, &spe->supported_cpus))
 		return 0;
+	/*
+	 * PMBIDR_EL1.P is per PE and may change with the firmware's
+	 * configuration: check it on every CPU that comes online. When set,
+	 * the other buffer registers must not be touched (3.4.2); the CPU
+	 * stays out of active_cpus and spe_add() refuses events there.
+	 */
+	if (spe_buffer_owned_above()) {
+		dev_warn(&spe->pdev->dev, "CPU%u: the profiling buffer is owned by a higher exception level (PMBIDR_EL1.P=1); no SPE events on this CPU\n",
+			 cpu);
+		return 0;
+	}
 	spe_reset_local();
 	enable_percpu_irq(spe->irq, IRQ_TYPE_NONE);
+	cpumask_set_cpu(cpu, &spe->active_cpus);
 	return 0;
 }
 
+/*
+ * CPUHP_AP_ONLINE_DYN is torn down before CPUHP_AP_PERF_ONLINE, where perf
+ * core stops the CPU's events: a CPU-wide event can still be running
+ * here. Leave active_cpus first (spe_add() then refuses the CPU), stop
+ * the interrupt, then stop the event as pmu->stop does so that a
+ * management event pending in PMBSR_EL1 reaches its AUX record before
+ * the reset clears PMBSR_EL1.
+ */
 static int spe_cpu_offline(unsigned int cpu, struct hlist_node *node)
 {
 	struct spe_pmu *spe = hlist_entry_safe(node, struct spe_pmu, hp_node);
 
-	if (!cpumask_test_cpu(cpu, &spe->supported_cpus))
+	if (!cpumask_test_and_clear_cpu(cpu, &spe->active_cpus))
 		return 0;
 	disable_percpu_irq(spe->irq);
+	spe_stop_local(spe);
 	spe_reset_local();
 	return 0;
+}
+
+static void spe_check_owner(void *info)
+{
+	atomic_t *owned = info;
+
+	if (spe_buffer_owned_above())
+		atomic_inc(owned);
+}
+
+/* How many online CPUs of the PMU have PMBIDR_EL1.P set. */
+static int spe_owned_cpus(struct spe_pmu *spe)
+{
+	atomic_t owned = ATOMIC_INIT(0);
+
+	cpus_read_lock();
+	on_each_cpu_mask(&spe->supported_cpus, spe_check_owner, &owned, true);
+	cpus_read_unlock();
+	return atomic_read(&owned);
 }
 
 static int spe_device_probe(struct platform_device *pdev)
@@ -207,11 +269,21 @@ static int spe_device_probe(struct platform_device *pdev)
 	if (spe->probe_err)
 		return spe->probe_err;
 
+	/* PMBIDR_EL1.P was read on one CPU: check the others too. */
+	ret = spe_owned_cpus(spe);
+	if (ret) {
+		dev_err(dev, "the profiling buffer is owned by a higher exception level (PMBIDR_EL1.P=1) on %d of CPUs %*pbl; not probing\n",
+			ret, cpumask_pr_args(&spe->supported_cpus));
+		return -ENODEV;
+	}
+
 	spe->pcpu = alloc_percpu(struct spe_cpu);
 	if (!spe->pcpu)
 		return -ENOMEM;
-	for_each_possible_cpu(i)
+	for_each_possible_cpu(i) {
 		per_cpu_ptr(spe->pcpu, i)->spe = spe;
+		spe_cpu_init_timer(per_cpu_ptr(spe->pcpu, i));
+	}
 
 	ret = spe_request_ppi(spe->irq, spe_pmu_irq_handler, SPE_DRVNAME,
 			      &spe->supported_cpus, spe->pcpu);

@@ -17,14 +17,15 @@
  *  - PMBLIMITR_EL1.LIMIT is in units of 4KiB (4.3.2): every limit is page
  *    aligned.
  */
+#include <linux/hrtimer.h>
 #include <linux/kernel.h>
+#include <linux/minmax.h>
 #include <linux/mm.h>
 #include <linux/perf_event.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
 #include <linux/string.h>
 #include <linux/vmalloc.h>
-#include <asm/virt.h>
 
 #include "spe.h"
 #include "spe_compat.h"
@@ -36,6 +37,7 @@
 
 /* PMSIRR_EL1.INTERVAL holds bits [31:8] of the period (4.3.12). */
 #define SPE_PERIOD_MAX		((u64)SPE_PMSIRR_INTERVAL_MASK)
+#define SPE_PERIOD_MIN		BIT_ULL(SPE_PMSIRR_INTERVAL_SHIFT)
 
 static inline u64 spe_buf_size(const struct spe_buf *buf)
 {
@@ -64,8 +66,9 @@ static void spe_pad(struct perf_output_handle *h, u64 len)
 }
 
 /*
- * End the open transaction empty and TRUNCATED (perf core then disables
- * the event): counted and traced like every other transaction.
+ * End the open transaction empty and TRUNCATED: counted and traced like
+ * every other transaction. The caller stops the event; perf core does not
+ * reliably turn it off (see spe_event_disable_pending()).
  */
 void spe_aux_truncate(struct spe_pmu *spe, struct perf_output_handle *h)
 {
@@ -177,13 +180,16 @@ static u64 spe_next_snapshot_limit(struct spe_pmu *spe,
  * the next window. The caller enables profiling (or clears PMBSR.S)
  * afterwards; the registers are written while profiling is disabled, so
  * no ordering with sampling is needed here. Returns 0 when the buffer is
- * enabled, -ENOSPC when there is no room (the buffer is left disabled).
+ * enabled; when there is no room (the buffer is left disabled) -ENOSPC
+ * if a transaction was ended TRUNCATED (the gap is marked), -ENOBUFS if
+ * perf core handed out no room at all (nothing was recorded).
  */
 int spe_aux_begin(struct spe_pmu *spe, struct perf_output_handle *h,
 		  struct perf_event *event)
 {
 	struct spe_buf *buf;
 	u64 base, limit;
+	int ret;
 
 	if (event->attr.config & SPE_CFG_DISCARD) {
 		/*
@@ -198,10 +204,12 @@ int spe_aux_begin(struct spe_pmu *spe, struct perf_output_handle *h,
 		return 0;
 	}
 
+	ret = -ENOBUFS;
 	buf = perf_aux_output_begin(h, event);
 	if (!buf)
 		goto no_room;
 
+	ret = -ENOSPC;
 	limit = buf->snapshot ? spe_next_snapshot_limit(spe, h) :
 				spe_next_limit(spe, h);
 	if (!limit)
@@ -221,7 +229,110 @@ no_room:
 	 * disable it explicitly so clearing PMBSR.S cannot restart it.
 	 */
 	spe_write(0, PMBLIMITR);
-	return -ENOSPC;
+	return ret;
+}
+
+/*
+ * A full AUX buffer must not end the recording: when there is no room,
+ * sampling pauses and the event stays enabled; resume_timer looks for
+ * room every retry_ns (1 ms, doubling up to 8 ms while the reader does
+ * not read), and sampling resumes in the first window the reader has
+ * freed. The gap is marked: an AUX record flagged TRUNCATED at the
+ * position where the data stopped (perf prints "AUX data lost"), the
+ * counters/gaps counter and the spe_gap tracepoint (paused, resumed).
+ */
+#define SPE_RESUME_RETRY_NS	NSEC_PER_MSEC
+#define SPE_RESUME_RETRY_MAX_NS	(8 * NSEC_PER_MSEC)
+
+/*
+ * Pause @event on this CPU: the caller has turned sampling and the buffer
+ * off and saved the interval count in period_left. @marked: a TRUNCATED
+ * record already ends the data before the gap.
+ */
+void spe_pause(struct spe_cpu *c, struct perf_event *event, bool marked)
+{
+	struct spe_pmu *spe = c->spe;
+
+	/* perf core asked to disable the event (see the helper). */
+	spe_event_keep_enabled(event);
+	c->event = event;
+	if (c->paused)
+		return;
+	c->paused = true;
+	c->gap_unmarked = !marked;
+	c->retry_ns = SPE_RESUME_RETRY_NS;
+	spe_stat_add(spe, SPE_STAT_PAUSES, 1);
+	trace_spe_gap(smp_processor_id(), 0);
+	hrtimer_start(&c->resume_timer, ns_to_ktime(c->retry_ns),
+		      HRTIMER_MODE_REL_PINNED_HARD);
+}
+
+/* An empty AUX record flagged TRUNCATED where the data stopped. */
+static int spe_aux_mark_gap(struct spe_pmu *spe, struct perf_output_handle *h,
+			    struct perf_event *event)
+{
+	if (!perf_aux_output_begin(h, event))
+		return -ENOBUFS;
+	spe_aux_truncate(spe, h);
+	return 0;
+}
+
+/*
+ * resume_timer, in hard interrupt context on the paused event's CPU (a
+ * pinned hrtimer; pmu->add/del run there with interrupts off, so they
+ * never run concurrently with it).
+ */
+static enum hrtimer_restart spe_resume_timer(struct hrtimer *t)
+{
+	struct spe_cpu *c = container_of(t, struct spe_cpu, resume_timer);
+	struct perf_event *event = c->event;
+	struct spe_pmu *spe = c->spe;
+	int ret = 0;
+
+	if (!event || !c->paused)
+		return HRTIMER_NORESTART;
+
+	if (c->gap_unmarked) {
+		ret = spe_aux_mark_gap(spe, &c->handle, event);
+		if (!ret)
+			c->gap_unmarked = false;
+	}
+	if (!ret)
+		ret = spe_aux_begin(spe, &c->handle, event);
+	if (ret) {
+		/* Still no room (perf core asked for a disable again). */
+		spe_event_keep_enabled(event);
+		c->retry_ns = min_t(u64, 2 * c->retry_ns, SPE_RESUME_RETRY_MAX_NS);
+		hrtimer_forward_now(t, ns_to_ktime(c->retry_ns));
+		return HRTIMER_RESTART;
+	}
+
+	c->paused = false;
+	c->idle_restarts = 0;
+	trace_spe_gap(smp_processor_id(), 1);
+	/* The interval resumes where it paused (period_left, 3.1.3). */
+	spe_program_event(spe, event);
+	return HRTIMER_NORESTART;
+}
+
+void spe_cpu_init_timer(struct spe_cpu *c)
+{
+	spe_hrtimer_setup(&c->resume_timer, spe_resume_timer,
+			  HRTIMER_MODE_REL_PINNED_HARD);
+}
+
+/* Leave the paused state; true if the event was paused. */
+static bool spe_unpause(struct spe_cpu *c)
+{
+	if (!c->paused)
+		return false;
+	/*
+	 * Never -1 (callback running): it runs on this CPU in hard
+	 * interrupt context and the callers have interrupts off.
+	 */
+	hrtimer_try_to_cancel(&c->resume_timer);
+	c->paused = false;
+	return true;
 }
 
 /*
@@ -258,11 +369,15 @@ u64 spe_aux_end(struct spe_pmu *spe, struct perf_output_handle *h,
 
 	if (aux_flags & PERF_AUX_FLAG_TRUNCATED)
 		spe_stat_add(spe, SPE_STAT_TRUNCATED, 1);
-	if (aux_flags & PERF_AUX_FLAG_COLLISION)
-		spe_stat_add(spe, SPE_STAT_COLLISIONS, 1);
 	spe_stat_add(spe, SPE_STAT_BYTES, size);
 	spe_stat_add(spe, SPE_STAT_OUTPUTS, 1);
-	trace_spe_aux_output(smp_processor_id(), size, aux_flags);
+	/*
+	 * perf_aux_output_end() adds OVERWRITE itself in snapshot mode (and
+	 * perf_aux_output_flag() refuses it): the tracepoint shows it too,
+	 * as perf records it.
+	 */
+	trace_spe_aux_output(smp_processor_id(), size, aux_flags |
+			     (buf->snapshot ? PERF_AUX_FLAG_OVERWRITE : 0));
 
 	if (aux_flags)
 		perf_aux_output_flag(h, aux_flags);
@@ -272,14 +387,15 @@ u64 spe_aux_end(struct spe_pmu *spe, struct perf_output_handle *h,
 
 /*
  * Sampling period: PMSIRR_EL1.INTERVAL holds bits [31:8], so the period
- * is rounded down to a multiple of 256 and clamped to
- * [PMSIDR_EL1.Interval minimum, 2^32 - 256]. A smaller period (including
- * 0) silently becomes the minimum, as with the in-tree driver.
+ * is rounded down to a multiple of 256 and clamped to [256, 2^32 - 256]
+ * (4.3.12), mainline's current rule. PMSIDR_EL1.Interval is only the
+ * minimum software "should" use (4.3.11, caps/min_interval shows it as a
+ * hint): a smaller period, including 0, becomes 256, not that minimum.
  */
 static u64 spe_clamp_period(const struct spe_pmu *spe, u64 period)
 {
-	if (period < spe->min_period)
-		return spe->min_period;
+	if (period < SPE_PERIOD_MIN)
+		return SPE_PERIOD_MIN;
 	if (period > SPE_PERIOD_MAX)
 		return SPE_PERIOD_MAX;
 	return period & SPE_PERIOD_MAX;
@@ -299,8 +415,13 @@ void spe_program_event(struct spe_pmu *spe, struct perf_event *event)
 		spe_write(spe_attr_config3(attr), PMSNEVFR);
 	if (spe->features & SPE_FEAT_FILT_LAT)
 		spe_write(attr->config2, PMSLATFR);
+	/*
+	 * inv_data_src_filter (config4), the mainline ABI: a set bit drops
+	 * samples from that data source, so PMSDSFR_EL1 (1 = keep) is its
+	 * complement; PMSFCR_EL1.FDS is set only when config4 is non-zero.
+	 */
 	if (spe->features & SPE_FEAT_FDS)
-		spe_write(spe_attr_config4(attr), PMSDSFR);
+		spe_write(~spe_attr_config4(attr), PMSDSFR);
 
 	/*
 	 * Clamped again here: PERF_EVENT_IOC_PERIOD changes sample_period
@@ -334,14 +455,26 @@ static void spe_start(struct perf_event *event, int flags)
 	struct spe_pmu *spe = to_spe_pmu(event->pmu);
 	struct spe_cpu *c = this_cpu_ptr(spe->pcpu);
 	struct hw_perf_event *hwc = &event->hw;
+	int ret;
 
+	/*
+	 * period_left holds the interval count saved by the last stop
+	 * (PMSICR_EL1, 3.1.3), or 0 after event_init and a period change
+	 * (perf core clears it): with or without PERF_EF_RELOAD the
+	 * interval resumes where it stopped. perf core restarts an event
+	 * with flags 0 after perf_event_stop() and unthrottling.
+	 */
 	hwc->state = 0;
 	c->idle_restarts = 0;
-	if (!(flags & PERF_EF_RELOAD))
-		local64_set(&hwc->period_left, 0);
 
-	if (spe_aux_begin(spe, &c->handle, event)) {
-		hwc->state |= PERF_HES_STOPPED;
+	ret = spe_aux_begin(spe, &c->handle, event);
+	if (ret) {
+		/*
+		 * No room: paused until the reader frees some. Sampling is
+		 * off (every stop and reset leaves PMSCR_EL1 0) and
+		 * period_left is this event's.
+		 */
+		spe_pause(c, event, ret == -ENOSPC);
 		return;
 	}
 	c->event = event;
@@ -354,11 +487,14 @@ static void spe_stop(struct perf_event *event, int flags)
 	struct spe_cpu *c = this_cpu_ptr(spe->pcpu);
 	struct hw_perf_event *hwc = &event->hw;
 	u32 aux_flags = 0;
+	bool paused;
 	u64 pmbsr;
 
 	if (hwc->state & PERF_HES_STOPPED)
 		return;
 
+	/* Paused: the interval count is in period_left already. */
+	paused = spe_unpause(c);
 	/* Sampling off, records drained, buffer off: see spe_hw.h. */
 	spe_disable_and_drain_local();
 	c->event = NULL;
@@ -381,10 +517,30 @@ static void spe_stop(struct perf_event *event, int flags)
 
 	if (flags & PERF_EF_UPDATE) {
 		/* Resume the interval where it stopped (3.1.3). */
-		local64_set(&hwc->period_left, spe_read(PMSICR));
+		if (!paused)
+			local64_set(&hwc->period_left, spe_read(PMSICR));
 		hwc->state |= PERF_HES_UPTODATE;
 	}
 	hwc->state |= PERF_HES_STOPPED;
+}
+
+/*
+ * Stop the event running on this CPU, if any, as pmu->stop does: its AUX
+ * transaction ends with the flags of any management event still pending
+ * in PMBSR_EL1 (TRUNCATED, PARTIAL, COLLISION). For CPU hotplug, whose
+ * teardown runs before perf core stops the CPU's events; perf core's
+ * pmu->del then finds the event stopped.
+ */
+void spe_stop_local(struct spe_pmu *spe)
+{
+	struct spe_cpu *c = this_cpu_ptr(spe->pcpu);
+	unsigned long flags;
+
+	/* perf core calls pmu->add/del in IPIs: keep them out meanwhile. */
+	local_irq_save(flags);
+	if (c->event)
+		spe_stop(c->event, PERF_EF_UPDATE);
+	local_irq_restore(flags);
 }
 
 static int spe_add(struct perf_event *event, int flags)
@@ -392,8 +548,12 @@ static int spe_add(struct perf_event *event, int flags)
 	struct spe_pmu *spe = to_spe_pmu(event->pmu);
 	struct hw_perf_event *hwc = &event->hw;
 
-	/* A per-task event may be scheduled on a CPU without this SPE. */
-	if (!cpumask_test_cpu(smp_processor_id(), &spe->supported_cpus))
+	/*
+	 * A per-task event may be scheduled on a CPU without this SPE, or
+	 * on one going offline (already torn down, see spe_cpu_offline())
+	 * or whose buffer a higher Exception level owns.
+	 */
+	if (!cpumask_test_cpu(smp_processor_id(), &spe->active_cpus))
 		return -ENOENT;
 
 	hwc->state = PERF_HES_UPTODATE | PERF_HES_STOPPED;
@@ -478,15 +638,6 @@ static u64 spe_event_pmsfcr(struct perf_event *event)
 	return reg;
 }
 
-static u64 spe_evfr_res0(struct spe_pmu *spe)
-{
-	if (spe->pmsver >= SPE_PMSVER_V1P2)
-		return SPE_PMSEVFR_RES0_V1P2;
-	if (spe->pmsver == SPE_PMSVER_V1P1)
-		return SPE_PMSEVFR_RES0_V1P1;
-	return SPE_PMSEVFR_RES0_V1;
-}
-
 static int spe_event_init(struct perf_event *event)
 {
 	struct perf_event_attr *attr = &event->attr;
@@ -527,12 +678,15 @@ static int spe_event_init(struct perf_event *event)
 		return -EOPNOTSUPP;
 	if ((cfg & SPE_CFG_DISCARD) && !(spe->features & SPE_FEAT_DISCARD))
 		return -EOPNOTSUPP;
-	if (attr->config1 && (!(spe->features & SPE_FEAT_FILT_EVT) ||
-			      (attr->config1 & spe_evfr_res0(spe))))
+	/*
+	 * Events the hardware cannot filter on (probed mask, 0 without FE);
+	 * PMSNEVFR_EL1 has the same fields as PMSEVFR_EL1.
+	 */
+	if (attr->config1 & ~spe->evfr_mask)
 		return -EOPNOTSUPP;
 	if (spe_attr_config3(attr) &&
 	    (!(spe->features & SPE_FEAT_INV_FILT_EVT) ||
-	     (spe_attr_config3(attr) & spe_evfr_res0(spe))))
+	     (spe_attr_config3(attr) & ~spe->evfr_mask)))
 		return -EOPNOTSUPP;
 	if (attr->config2 && !(spe->features & SPE_FEAT_FILT_LAT))
 		return -EOPNOTSUPP;

@@ -11,11 +11,11 @@
 #include <linux/device.h>
 #include <linux/kernel.h>
 #include <linux/perf_event.h>
+#include <linux/stringify.h>
 #include <linux/sysfs.h>
 
 #include "spe.h"
 #include "spe_compat.h"
-#include "spe_hw.h"
 
 static struct spe_pmu *spe_from_dev(struct device *dev)
 {
@@ -68,28 +68,33 @@ static ssize_t spe_format_show(struct device *dev,
 		.feat = _feat,						\
 	}
 
-SPE_FORMAT(ts_enable, "config:0", 0);
-SPE_FORMAT(pa_enable, "config:1", 0);
-SPE_FORMAT(pct_enable, "config:2", 0);
-SPE_FORMAT(jitter, "config:16", 0);
-SPE_FORMAT(branch_filter, "config:32", SPE_FEAT_FILT_TYP);
-SPE_FORMAT(load_filter, "config:33", SPE_FEAT_FILT_TYP);
-SPE_FORMAT(store_filter, "config:34", SPE_FEAT_FILT_TYP);
-SPE_FORMAT(discard, "config:35", SPE_FEAT_DISCARD);
-SPE_FORMAT(branch_filter_mask, "config:36", SPE_FEAT_EFT);
-SPE_FORMAT(load_filter_mask, "config:37", SPE_FEAT_EFT);
-SPE_FORMAT(store_filter_mask, "config:38", SPE_FEAT_EFT);
-SPE_FORMAT(simd_filter, "config:39", SPE_FEAT_EFT);
-SPE_FORMAT(simd_filter_mask, "config:40", SPE_FEAT_EFT);
-SPE_FORMAT(float_filter, "config:41", SPE_FEAT_EFT);
-SPE_FORMAT(float_filter_mask, "config:42", SPE_FEAT_EFT);
+/* "config:N" for the bit SPE_CFG_<_bit>_BIT of spe.h. */
+#define SPE_FORMAT_BIT(_name, _bit, _feat)				\
+	SPE_FORMAT(_name, "config:" __stringify(SPE_CFG_##_bit##_BIT), _feat)
+
+SPE_FORMAT_BIT(ts_enable, TS, 0);
+SPE_FORMAT_BIT(pa_enable, PA, 0);
+SPE_FORMAT_BIT(pct_enable, PCT, 0);
+SPE_FORMAT_BIT(jitter, JITTER, 0);
+SPE_FORMAT_BIT(branch_filter, BRANCH, SPE_FEAT_FILT_TYP);
+SPE_FORMAT_BIT(load_filter, LOAD, SPE_FEAT_FILT_TYP);
+SPE_FORMAT_BIT(store_filter, STORE, SPE_FEAT_FILT_TYP);
+SPE_FORMAT_BIT(discard, DISCARD, SPE_FEAT_DISCARD);
+SPE_FORMAT_BIT(branch_filter_mask, BRANCH_MASK, SPE_FEAT_EFT);
+SPE_FORMAT_BIT(load_filter_mask, LOAD_MASK, SPE_FEAT_EFT);
+SPE_FORMAT_BIT(store_filter_mask, STORE_MASK, SPE_FEAT_EFT);
+SPE_FORMAT_BIT(simd_filter, SIMD, SPE_FEAT_EFT);
+SPE_FORMAT_BIT(simd_filter_mask, SIMD_MASK, SPE_FEAT_EFT);
+SPE_FORMAT_BIT(float_filter, FLOAT, SPE_FEAT_EFT);
+SPE_FORMAT_BIT(float_filter_mask, FLOAT_MASK, SPE_FEAT_EFT);
 SPE_FORMAT(event_filter, "config1:0-63", SPE_FEAT_FILT_EVT);
-SPE_FORMAT(min_latency, "config2:0-11", SPE_FEAT_FILT_LAT);
+SPE_FORMAT(min_latency, "config2:0-" __stringify(SPE_CFG2_MIN_LAT_LAST),
+	   SPE_FEAT_FILT_LAT);
 #if SPE_HAVE_CONFIG3
 SPE_FORMAT(inv_event_filter, "config3:0-63", SPE_FEAT_INV_FILT_EVT);
 #endif
 #if SPE_HAVE_CONFIG4
-SPE_FORMAT(data_src_filter, "config4:0-63", SPE_FEAT_FDS);
+SPE_FORMAT(inv_data_src_filter, "config4:0-63", SPE_FEAT_FDS);
 #endif
 
 static struct attribute *spe_format_attrs[] = {
@@ -114,7 +119,7 @@ static struct attribute *spe_format_attrs[] = {
 	&spe_fmt_inv_event_filter.attr.attr,
 #endif
 #if SPE_HAVE_CONFIG4
-	&spe_fmt_data_src_filter.attr.attr,
+	&spe_fmt_inv_data_src_filter.attr.attr,
 #endif
 	NULL,
 };
@@ -153,7 +158,6 @@ static ssize_t spe_cap_show(struct device *dev, struct device_attribute *attr,
 {
 	struct dev_ext_attribute *ea = container_of(attr, struct dev_ext_attribute, attr);
 	struct spe_pmu *spe = spe_from_dev(dev);
-	u64 evfr;
 
 	switch ((unsigned long)ea->var) {
 	case SPE_CAP_ARCH_INST:
@@ -166,16 +170,7 @@ static ssize_t spe_cap_show(struct device *dev, struct device_attribute *attr,
 		return sysfs_emit(buf, "%u\n", spe->min_period);
 	case SPE_CAP_EVENT_FILTER:
 		/* Bits of config1 (PMSEVFR_EL1) this hardware accepts. */
-		evfr = 0;
-		if (spe->features & SPE_FEAT_FILT_EVT) {
-			if (spe->pmsver >= SPE_PMSVER_V1P2)
-				evfr = ~SPE_PMSEVFR_RES0_V1P2;
-			else if (spe->pmsver == SPE_PMSVER_V1P1)
-				evfr = ~SPE_PMSEVFR_RES0_V1P1;
-			else
-				evfr = ~SPE_PMSEVFR_RES0_V1;
-		}
-		return sysfs_emit(buf, "0x%llx\n", evfr);
+		return sysfs_emit(buf, "0x%llx\n", spe->evfr_mask);
 	case SPE_CAP_ALIGN:
 		return sysfs_emit(buf, "%u\n", spe->align);
 	case SPE_CAP_MAX_RECORD_SIZE:
@@ -240,6 +235,7 @@ SPE_EXT_ATTR(cnt, faults, spe_counter_show, SPE_STAT_FAULTS);
 SPE_EXT_ATTR(cnt, ext_aborts, spe_counter_show, SPE_STAT_EXT_ABORTS);
 SPE_EXT_ATTR(cnt, data_loss, spe_counter_show, SPE_STAT_DATA_LOSS);
 SPE_EXT_ATTR(cnt, collisions, spe_counter_show, SPE_STAT_COLLISIONS);
+SPE_EXT_ATTR(cnt, gaps, spe_counter_show, SPE_STAT_PAUSES);
 
 static struct attribute *spe_counter_attrs[] = {
 	&spe_cnt_irqs.attr.attr,
@@ -252,6 +248,7 @@ static struct attribute *spe_counter_attrs[] = {
 	&spe_cnt_ext_aborts.attr.attr,
 	&spe_cnt_data_loss.attr.attr,
 	&spe_cnt_collisions.attr.attr,
+	&spe_cnt_gaps.attr.attr,
 	NULL,
 };
 

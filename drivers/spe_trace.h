@@ -5,6 +5,8 @@
  *   spe_aux_output   - an AUX transaction ended: CPU, bytes, AUX flags
  *   spe_buf_program  - the buffer registers were programmed: CPU, head and
  *                      limit offsets in the AUX buffer, PMBLIMITR_EL1
+ *   spe_gap          - sampling paused for lack of room in the AUX buffer,
+ *                      or resumed: CPU, paused/resumed
  *
  * Out-of-tree: define_trace.h includes this file again through
  * TRACE_INCLUDE_PATH, which is relative to the include path, and the Kbuild
@@ -68,6 +70,17 @@ TRACE_EVENT(spe_buf_program,
 	    TP_printk("cpu=%d head=0x%llx limit=0x%llx pmblimitr=0x%llx",
 		      __entry->cpu, __entry->head_off, __entry->limit_off,
 		      __entry->pmblimitr)
+);
+
+TRACE_EVENT(spe_gap,
+	    TP_PROTO(int cpu, int resumed),
+	    TP_ARGS(cpu, resumed),
+	    TP_STRUCT__entry(__field(int, cpu)
+			     __field(int, resumed)),
+	    TP_fast_assign(__entry->cpu = cpu;
+			   __entry->resumed = resumed;),
+	    TP_printk("cpu=%d %s", __entry->cpu,
+		      __entry->resumed ? "resumed" : "paused")
 );
 
 #endif /* ARM_SPE_PERF_SPE_TRACE_H */

@@ -83,12 +83,11 @@ if want vm; then
 	# With SPE, module_load.sh runs first in the selftests' default boot.
 	if [ -n "$qemu_spe" ]; then
 		run_suite selftests selftests/arm_spe/vm-suite.sh "$qemu_spe" "$kid"
-		# The default boot on the other supported kernels: the pre-6.12
-		# privilege path and attr.config4 run, not only build.
-		for other in $(tools/kernels/fetch.sh --list); do
-			[ "$other" = "$kid" ] ||
-				run_suite "selftests-$other" --as selftests selftests/arm_spe/vm-suite.sh "$qemu_spe" "$other" default
-		done
+		# The other supported kernels: the pre-6.12 privilege path (6.1)
+		# and attr.config4 with the data-source filter (7.x, eft boot)
+		# run, not only build.
+		run_suite selftests-6.1 --as selftests selftests/arm_spe/vm-suite.sh "$qemu_spe" 6.1 default
+		run_suite selftests-7 --as selftests selftests/arm_spe/vm-suite.sh "$qemu_spe" 7 default eft
 		run_suite perf tools/perf/vm-suite.sh "$qemu_spe" "$kid"
 		run_suite stress tools/stress/vm-suite.sh "$qemu_spe" "$kid"
 		run_suite pcsr selftests/arm_pcsr/vm-suite.sh "$qemu_spe" "$kid"

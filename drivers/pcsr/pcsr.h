@@ -17,7 +17,7 @@
 #include <linux/percpu.h>
 #include <linux/types.h>
 
-/* SPE_KERNEL_AT_LEAST(), SPE_REMOVE_RET: the project's one compat header */
+/* SPE_REMOVE_RET and the SPE_HAVE_* probes: the project's one compat header */
 #include "spe_compat.h"
 
 /* Frame offsets: Arm ARM Table H7-1; PMPCSCTL at its PMU frame offset */
@@ -89,17 +89,5 @@ void pcsr_pmu_unregister(void);
 
 /* pcsr_sysfs.c */
 extern const struct attribute_group *pcsr_attr_groups[];
-
-/* hrtimer_setup() replaced hrtimer_init() plus .function in 6.13 */
-static inline void pcsr_hrtimer_setup(struct hrtimer *t,
-				      enum hrtimer_restart (*fn)(struct hrtimer *))
-{
-#if SPE_KERNEL_AT_LEAST(6, 13, 0)
-	hrtimer_setup(t, fn, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
-#else
-	hrtimer_init(t, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
-	t->function = fn;
-#endif
-}
 
 #endif /* ARM_PCSR_H */

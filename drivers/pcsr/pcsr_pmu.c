@@ -373,7 +373,8 @@ static struct pmu pcsr_pmu = {
 
 int pcsr_pmu_register(void)
 {
-	pcsr_hrtimer_setup(&pcsr_timer, pcsr_timer_fn);
+	spe_hrtimer_setup(&pcsr_timer, pcsr_timer_fn,
+			  HRTIMER_MODE_REL_PINNED_HARD);
 	return perf_pmu_register(&pcsr_pmu, "arm_pcsr", -1);
 }
 

@@ -44,6 +44,11 @@ static int read_paranoid(void)
 	return v;
 }
 
+/* read() of an event with TOTAL_TIME_ENABLED | TOTAL_TIME_RUNNING. */
+struct read_times {
+	uint64_t value, enabled, running;
+};
+
 FIXTURE(buf) {
 	struct spe_pmu_info p;
 	struct spe_session s;
@@ -186,6 +191,30 @@ TEST_F(buf, wraparound)
 	EXPECT_LE((long long)self->s.n_aux_recs, spe_counter(&self->p, "aux_records") - recs0);
 }
 
+/* Trace only the event whose enable file is @en, from an empty buffer. */
+static int trace_only(const char *en)
+{
+	FILE *f;
+
+	if (spe_write_file(TRACEFS "/tracing_on", "0"))
+		return -1;
+	f = fopen(TRACEFS "/trace", "w");	/* O_TRUNC clears it */
+	if (!f)
+		return -1;
+	fclose(f);
+	if (spe_write_file(en, "1"))
+		return -1;
+	return spe_write_file(TRACEFS "/tracing_on", "1");
+}
+
+/* Stop tracing, disable @en; the trace to read, or NULL. */
+static FILE *trace_stop(const char *en)
+{
+	spe_write_file(TRACEFS "/tracing_on", "0");
+	spe_write_file(en, "0");
+	return fopen(TRACEFS "/trace", "r");
+}
+
 /* The spe_aux_output tracepoint reports each transaction perf records. */
 TEST_F(buf, tracepoint_aux_output)
 {
@@ -196,12 +225,7 @@ TEST_F(buf, tracepoint_aux_output)
 
 	if (access(en, W_OK))
 		SKIP(return, "no tracefs or no arm_spe_perf:spe_aux_output");
-	ASSERT_EQ(0, spe_write_file(TRACEFS "/tracing_on", "0"));
-	f = fopen(TRACEFS "/trace", "w");	/* O_TRUNC clears it */
-	ASSERT_NE(NULL, f);
-	fclose(f);
-	ASSERT_EQ(0, spe_write_file(en, "1"));
-	ASSERT_EQ(0, spe_write_file(TRACEFS "/tracing_on", "1"));
+	ASSERT_EQ(0, trace_only(en));
 	ASSERT_OPEN(spe_session_open(&self->s, &self->a, 0, -1, 4, 4, 0), &self->s);
 	ASSERT_EQ(0, spe_enable(&self->s));
 	for (int i = 0; i < 16; i++) {
@@ -210,9 +234,7 @@ TEST_F(buf, tracepoint_aux_output)
 	}
 	spe_disable(&self->s);
 	spe_session_collect(&self->s);
-	spe_write_file(TRACEFS "/tracing_on", "0");
-	spe_write_file(en, "0");
-	f = fopen(TRACEFS "/trace", "r");
+	f = trace_stop(en);
 	ASSERT_NE(NULL, f);
 	while (fgets(line, sizeof(line), f)) {
 		if (!strstr(line, "spe_aux_output:"))
@@ -232,6 +254,39 @@ TEST_F(buf, tracepoint_aux_output)
 	EXPECT_GT(n, 0);
 	EXPECT_EQ(self->s.aux_rec_bytes, bytes);
 	EXPECT_EQ(self->s.n_aux_recs, n);
+}
+
+/*
+ * Snapshot mode: perf records every transaction with PERF_AUX_FLAG_OVERWRITE
+ * and the spe_aux_output tracepoint shows the same flags.
+ */
+TEST_F(buf, tracepoint_snapshot_overwrite)
+{
+	const char *en = TRACEFS "/events/arm_spe_perf/spe_aux_output/enable";
+	unsigned int n = 0, ow = 0;
+	char line[512];
+	FILE *f;
+
+	if (access(en, W_OK))
+		SKIP(return, "no tracefs or no arm_spe_perf:spe_aux_output");
+	ASSERT_EQ(0, trace_only(en));
+	ASSERT_OPEN(spe_session_open(&self->s, &self->a, 0, -1, 4, 4, 1), &self->s);
+	ASSERT_EQ(0, spe_enable(&self->s));
+	spe_wl_ldst(wl_buf, WL_WORDS - 1, 4 * 4 * 4096 / bytes_per_iter(&self->p) + 1000);
+	spe_disable(&self->s);
+	f = trace_stop(en);
+	ASSERT_NE(NULL, f);
+	while (fgets(line, sizeof(line), f)) {
+		if (!strstr(line, "spe_aux_output:"))
+			continue;
+		n++;
+		if (strstr(line, "OVERWRITE"))
+			ow++;
+	}
+	fclose(f);
+	TH_LOG("%u snapshot transactions traced, %u with OVERWRITE", n, ow);
+	EXPECT_GT(n, 0);
+	EXPECT_EQ(n, ow);
 }
 
 /* A reader that does not read: the data stops, flagged TRUNCATED, what is
@@ -263,6 +318,91 @@ TEST_F(buf, slow_reader_truncated)
 	EXPECT_GT(self->s.len, first) TH_LOG("no data after re-enabling");
 	spe_session_validate(&self->s, &self->e, &self->st, NULL, NULL);
 	EXPECT_VALID(&self->st);
+}
+
+/*
+ * A full buffer does not end the recording: with no room the driver
+ * pauses sampling, marks the gap (an AUX record flagged TRUNCATED, the
+ * counters/gaps counter) and resumes by itself once the reader has freed
+ * space, without PERF_EVENT_IOC_ENABLE; the event stays enabled all the
+ * while (time_enabled advances). Per task and CPU-wide, on CPU 0 (where
+ * perf core's own disable request reads as "none") and CPU 1.
+ */
+static void full_buffer_resumes(struct __test_metadata *_metadata,
+				FIXTURE_DATA(buf) *self, int cpu, int cpu_wide)
+{
+	const int pages = 4;
+	uint64_t iters = 32 * pages * 4096 / bytes_per_iter(&self->p) + 1;
+	long long tr0 = spe_counter(&self->p, "truncated");
+	long long gaps0 = spe_counter(&self->p, "gaps");
+	struct read_times r1, r2;
+	size_t len0;
+	int i;
+
+	if (cpu >= sysconf(_SC_NPROCESSORS_ONLN))
+		SKIP(return, "no CPU%d", cpu);
+	if (iters > 4000000)
+		iters = 4000000;
+	ASSERT_EQ(0, spe_pin_cpu(cpu));
+	if (cpu_wide) {
+		self->e.other_tasks = 1;
+		self->e.ctx_pid = getpid();
+	}
+	self->a.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+	ASSERT_OPEN(spe_session_open(&self->s, &self->a, cpu_wide ? -1 : 0, cpu_wide ? cpu : -1,
+				     4, pages, 0), &self->s);
+	ASSERT_EQ(0, spe_enable(&self->s));
+	/* Nobody reads: the buffer fills and sampling pauses. */
+	spe_wl_ldst(wl_buf, WL_WORDS - 1, iters);
+	ASSERT_GT(spe_counter(&self->p, "truncated") - tr0, 0) TH_LOG("the buffer never filled");
+	ASSERT_EQ(sizeof(r1), read(self->s.fd, &r1, sizeof(r1)));
+	/*
+	 * Now a reader that keeps up: recording goes on by itself, at the
+	 * driver's next look for room (at most 8 ms later), and then keeps
+	 * going. The workload runs until 64 slices of data came after the
+	 * gap, or about 100 ms of it (4096 slices) passed.
+	 */
+	ASSERT_EQ(0, spe_session_collect(&self->s));
+	len0 = self->s.len;
+	for (i = 0; i < 4096 && self->s.len - len0 < 64 * 4096 * pages / 16; i++) {
+		spe_wl_ldst(wl_buf, WL_WORDS - 1, 4096 * pages / 16 / rec_slot(&self->p) *
+			    (self->p.min_interval + 1) / SPE_WL_LDST_INSNS);
+		ASSERT_EQ(0, spe_session_collect(&self->s)) TH_LOG("unread data overwritten");
+	}
+	ASSERT_EQ(sizeof(r2), read(self->s.fd, &r2, sizeof(r2)));
+	spe_disable(&self->s);
+	ASSERT_EQ(0, spe_session_collect(&self->s));
+	TH_LOG("CPU%d %s: %zu bytes before the gap, %zu after; %u TRUNCATED; gaps %lld, truncated %lld; time_enabled %llu -> %llu ns",
+	       cpu, cpu_wide ? "CPU-wide" : "per task", len0, self->s.len - len0,
+	       self->s.n_truncated, spe_counter(&self->p, "gaps") - gaps0,
+	       spe_counter(&self->p, "truncated") - tr0,
+	       (unsigned long long)r1.enabled, (unsigned long long)r2.enabled);
+	EXPECT_GT(r2.enabled, r1.enabled) TH_LOG("the event was turned off");
+	EXPECT_GT(self->s.len - len0, 4096) TH_LOG("no data after the reader freed space");
+	EXPECT_GT(self->s.n_truncated, 0) TH_LOG("the gap is not marked TRUNCATED");
+	EXPECT_GT(spe_counter(&self->p, "gaps") - gaps0, 0) TH_LOG("counters/gaps did not count it");
+	spe_session_validate(&self->s, &self->e, &self->st, NULL, NULL);
+	EXPECT_VALID(&self->st);
+}
+
+TEST_F(buf, full_buffer_resumes_cpu0_task)
+{
+	full_buffer_resumes(_metadata, self, 0, 0);
+}
+
+TEST_F(buf, full_buffer_resumes_cpu1_task)
+{
+	full_buffer_resumes(_metadata, self, 1, 0);
+}
+
+TEST_F(buf, full_buffer_resumes_cpu0_cpu_wide)
+{
+	full_buffer_resumes(_metadata, self, 0, 1);
+}
+
+TEST_F(buf, full_buffer_resumes_cpu1_cpu_wide)
+{
+	full_buffer_resumes(_metadata, self, 1, 1);
 }
 
 /*
@@ -505,11 +645,27 @@ TEST_F(buf, injected_fault_reported)
 	ea0 = spe_counter(&self->p, "ext_aborts");
 	dl0 = spe_counter(&self->p, "data_loss");
 	tr0 = spe_counter(&self->p, "truncated");
+	self->a.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
 	ASSERT_OPEN(spe_session_open(&self->s, &self->a, 0, -1, 4, 16, 0), &self->s);
 	ASSERT_EQ(0, spe_enable(&self->s));
 	for (i = 0; i < 8; i++) {
 		spe_wl_ldst(wl_buf, WL_WORDS - 1, 2000);
 		spe_session_collect(&self->s);
+	}
+	/*
+	 * Every injected fault stops the session, and the event is turned
+	 * off, here on CPU 0 where perf core's own request does nothing:
+	 * time_enabled stops advancing.
+	 */
+	{
+		struct read_times r1, r2;
+
+		ASSERT_EQ(sizeof(r1), read(self->s.fd, &r1, sizeof(r1)));
+		spe_wl_ldst(wl_buf, WL_WORDS - 1, 200000);
+		ASSERT_EQ(sizeof(r2), read(self->s.fd, &r2, sizeof(r2)));
+		TH_LOG("after the fault: time_enabled %llu -> %llu ns",
+		       (unsigned long long)r1.enabled, (unsigned long long)r2.enabled);
+		EXPECT_EQ(r1.enabled, r2.enabled) TH_LOG("the event stopped by the fault is still enabled");
 	}
 	spe_disable(&self->s);
 	spe_session_collect(&self->s);
@@ -855,6 +1011,20 @@ TEST_F(buf, hotplug_per_task)
 	EXPECT_EQ(1, spe_cpu_online(1));
 }
 
+/* A new per-CPU event on CPU1 (after it came back) records. */
+static void cpu1_event_works(struct __test_metadata *_metadata, FIXTURE_DATA(buf) *self)
+{
+	ASSERT_OPEN(spe_session_open(&self->s, &self->a, -1, 1, 4, 64, 0), &self->s);
+	ASSERT_EQ(0, spe_pin_cpu(1));
+	ASSERT_EQ(0, spe_enable(&self->s));
+	spe_wl_ldst(wl_buf, WL_WORDS - 1, 20000);
+	spe_disable(&self->s);
+	spe_session_collect(&self->s);
+	spe_session_validate(&self->s, &self->e, &self->st, NULL, NULL);
+	EXPECT_VALID(&self->st);
+	EXPECT_GT(self->st.in_ldst_loop, 10);
+}
+
 TEST_F(buf, hotplug_per_cpu)
 {
 	if (sysconf(_SC_NPROCESSORS_CONF) < 2 || access("/sys/devices/system/cpu/cpu1/online", W_OK))
@@ -876,16 +1046,44 @@ TEST_F(buf, hotplug_per_cpu)
 	EXPECT_VALID(&self->st);
 	EXPECT_GT(self->st.in_ldst_loop, 10) TH_LOG("data recorded before the CPU went offline");
 	spe_session_close(&self->s);
-	/* A new per-CPU event on the CPU that came back works. */
-	ASSERT_OPEN(spe_session_open(&self->s, &self->a, -1, 1, 4, 64, 0), &self->s);
+	cpu1_event_works(_metadata, self);
+}
+
+/*
+ * CPU1 goes offline while its CPU-wide event is paused for a full buffer
+ * (the driver's resume timer armed): the hotplug teardown, which runs
+ * before perf core's, stops the event as pmu->stop does (the timer
+ * cancelled on its own CPU) and hands over the data; the kernel log stays
+ * clean (checked by the runner) and a new event on the CPU works.
+ */
+TEST_F(buf, hotplug_while_paused)
+{
+	const int pages = 4;
+	uint64_t iters = 32 * pages * 4096 / bytes_per_iter(&self->p) + 1;
+	long long tr0 = spe_counter(&self->p, "truncated");
+
+	if (sysconf(_SC_NPROCESSORS_CONF) < 2 || access("/sys/devices/system/cpu/cpu1/online", W_OK))
+		SKIP(return, "CPU1 cannot be taken offline");
+	if (iters > 4000000)
+		iters = 4000000;
+	self->e.other_tasks = 1;
+	self->e.ctx_pid = getpid();
+	ASSERT_OPEN(spe_session_open(&self->s, &self->a, -1, 1, 4, pages, 0), &self->s);
 	ASSERT_EQ(0, spe_pin_cpu(1));
 	ASSERT_EQ(0, spe_enable(&self->s));
-	spe_wl_ldst(wl_buf, WL_WORDS - 1, 20000);
+	spe_wl_ldst(wl_buf, WL_WORDS - 1, iters);
+	ASSERT_GT(spe_counter(&self->p, "truncated") - tr0, 0) TH_LOG("the buffer never filled");
+	ASSERT_EQ(0, spe_pin_cpu(0));
+	ASSERT_EQ(0, spe_set_cpu_online(1, 0));
+	ASSERT_EQ(0, spe_session_collect(&self->s));
+	ASSERT_EQ(0, spe_set_cpu_online(1, 1));
 	spe_disable(&self->s);
 	spe_session_collect(&self->s);
 	spe_session_validate(&self->s, &self->e, &self->st, NULL, NULL);
 	EXPECT_VALID(&self->st);
-	EXPECT_GT(self->st.in_ldst_loop, 10);
+	EXPECT_GT(self->s.len, 4096);
+	spe_session_close(&self->s);
+	cpu1_event_works(_metadata, self);
 }
 
 TEST_HARNESS_MAIN

@@ -7,8 +7,7 @@
  * never from the driver; without them the test skips.
  *
  * PMSEVFR_EL1 filterable events (caps/event_filter), per PMSVer:
- *   v1   E[1,3,5,7], E[15:12], E[31:24], E[63:48]  (SPE supplement 4.3.8)
- *   v1p1 + E[11], E[17], E[18]; v1p2 and later + E[6] (Arm ARM PMSEVFR_EL1)
+ * spe_exp_event_filter() (spe_lib.c).
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -59,14 +58,7 @@ TEST(caps_match_implementation)
 	EXPECT_EQ(EXP("ALIGN"), p.align);
 	EXPECT_EQ(EXP("ARCHINST"), p.arch_inst);
 	EXPECT_EQ(EXP("ERND"), p.ernd);
-	evf = 0;
-	if (EXP("FE") == 1) {
-		evf = 0xffff0000ff00f0aaull;
-		if (v >= 2)
-			evf |= (1ull << 11) | (1ull << 17) | (1ull << 18);
-		if (v >= 3)
-			evf |= 1ull << 6;
-	}
+	evf = spe_exp_event_filter(v, EXP("FE") == 1);
 	EXPECT_EQ(evf, p.event_filter) TH_LOG("caps/event_filter %#llx, expected %#llx",
 					      (unsigned long long)p.event_filter,
 					      (unsigned long long)evf);
@@ -122,8 +114,10 @@ TEST(format_matches_features)
 	expect_format(_metadata, &p, "min_latency", EXP("FL") == 1, "config2:0-11");
 	expect_format(_metadata, &p, "inv_event_filter",
 		      EXP("FNE") == 1 && v >= 3 && EXP("CONFIG3") == 1, "config3:0-63");
-	expect_format(_metadata, &p, "data_src_filter",
+	/* Mainline's term and polarity (drops the data sources set). */
+	expect_format(_metadata, &p, "inv_data_src_filter",
 		      EXP("FDS") == 1 && v >= 5 && EXP("CONFIG4") == 1, "config4:0-63");
+	expect_format(_metadata, &p, "data_src_filter", 0, NULL);
 }
 
 TEST(counters_present)
@@ -131,6 +125,7 @@ TEST(counters_present)
 	static const char *const names[] = {
 		"irqs", "spurious_irqs", "bytes", "aux_records", "buffer_full",
 		"truncated", "faults", "ext_aborts", "data_loss", "collisions",
+		"gaps",
 	};
 	struct spe_pmu_info p;
 	unsigned int i;

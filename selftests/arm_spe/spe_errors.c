@@ -115,6 +115,38 @@ TEST_F(attr, event_filter_res0_eopnotsupp)
 	EXPECT_OPEN_OK();
 }
 
+/*
+ * Every event the implementation can filter on opens, every other bit is
+ * EOPNOTSUPP: the expected bits come from the runner's SPE_EXP_VERSION
+ * (spe_exp_event_filter()), e.g. FEAT_SPEv1p4's E[23:19], not from caps/.
+ */
+TEST_F(attr, event_filter_bits_match_implementation)
+{
+	long v = spe_env_long("SPE_EXP_VERSION", -1);
+	uint64_t want;
+	int bit, bad = 0;
+
+	NEED_FORMAT(&self->p, "event_filter");
+	if (v < 0)
+		SKIP(return, "no SPE_EXP_* expectations from the runner");
+	want = spe_exp_event_filter(v, 1);
+	for (bit = 0; bit < 64; bit++) {
+		self->a.config1 = 1ull << bit;
+		self->fd = spe_perf_open(&self->a, 0, -1);
+		if ((self->fd >= 0) != !!(want & (1ull << bit)) ||
+		    (self->fd < 0 && errno != EOPNOTSUPP)) {
+			if (!bad++)
+				TH_LOG("event_filter E[%d]: %s, expected %s", bit,
+				       self->fd >= 0 ? "accepted" : strerror(errno),
+				       want & (1ull << bit) ? "accepted" : "EOPNOTSUPP");
+		}
+		if (self->fd >= 0)
+			close(self->fd);
+		self->fd = -1;
+	}
+	EXPECT_EQ(0, bad) TH_LOG("%d bits wrong (first one above)", bad);
+}
+
 TEST_F(attr, absent_features_eopnotsupp)
 {
 	struct { const char *fmt; uint64_t config, config1, config2; } f[] = {
@@ -154,6 +186,18 @@ TEST_F(attr, inv_event_filter_absent_eopnotsupp)
 	if (spe_env_long("SPE_EXP_CONFIG3", 0) != 1)
 		SKIP(return, "kernel without attr.config3");
 	SPE_SET_CONFIG3(&self->a, 1ull << 1);
+	EXPECT_OPEN_ERRNO(EOPNOTSUPP);
+}
+
+/* Mainline's inv_data_src_filter (config4) without FEAT_SPE_FDS. */
+TEST_F(attr, inv_data_src_filter_absent_eopnotsupp)
+{
+	if (spe_has_format(&self->p, "inv_data_src_filter"))
+		SKIP(return, "FDS implemented");
+	if (spe_env_long("SPE_EXP_CONFIG4", 0) != 1)
+		SKIP(return, "kernel without attr.config4");
+	((uint64_t *)&self->a)[17] = 1ull << 2;	/* config4, PERF_ATTR_SIZE_VER9 */
+	self->a.size = 144;
 	EXPECT_OPEN_ERRNO(EOPNOTSUPP);
 }
 

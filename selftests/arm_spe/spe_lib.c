@@ -611,11 +611,39 @@ unsigned int spe_validate(const uint8_t *data, size_t len,
 
 uint64_t spe_effective_period(const struct spe_pmu_info *p, uint64_t period)
 {
-	if (period < (uint64_t)p->min_interval)
-		return p->min_interval;
+	/*
+	 * 4.3.12: INTERVAL is bits [31:8], so 256 is the smallest period;
+	 * PMSIDR_EL1.Interval (caps/min_interval) is only the minimum
+	 * software "should" use (4.3.11). Mainline clamps at 256.
+	 */
+	(void)p;
+	if (period < 256)
+		return 256;
 	if (period > 0xffffff00ull)
 		return 0xffffff00ull;
 	return period & ~0xffull;
+}
+
+uint64_t spe_exp_event_filter(long pmsver, int fe)
+{
+	/* v1: E[63:48], E[31:24], E[15:12], E[7], E[5], E[3], E[1] */
+	uint64_t m = 0xffff0000ff00f0aaull;
+
+	if (!fe)
+		return 0;
+	if (pmsver >= 2)	/* v1p1: E[11] misaligned, E[18:17] SVE */
+		m |= (1ull << 11) | (1ull << 17) | (1ull << 18);
+	if (pmsver >= 3)	/* v1p2: E[6] not taken */
+		m |= 1ull << 6;
+	if (pmsver >= 5) {
+		/*
+		 * v1p4: E[2], E[4], E[10:8], E[23:19] (cache and TLB
+		 * events); E[31:26] are RES0, E[25:24] need FEAT_SPE_SME.
+		 */
+		m |= 0x00f80714ull;
+		m &= ~0xff000000ull;
+	}
+	return m;
 }
 
 int spe_pin_cpu(int cpu)

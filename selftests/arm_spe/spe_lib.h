@@ -195,9 +195,17 @@ void spe_violation(struct spe_stats *st, const char *fmt, ...)
 void spe_expect_default(struct spe_expect *e, const struct spe_pmu_info *p);
 
 /* Effective sampling interval for a requested period (spec: PMSIRR_EL1
- * INTERVAL is bits [31:8]; below the minimum the driver documents that it
- * becomes the minimum). */
+ * INTERVAL is bits [31:8]; below 256 the driver documents that it becomes
+ * 256, as mainline: caps/min_interval is a recommendation, 4.3.11). */
 uint64_t spe_effective_period(const struct spe_pmu_info *p, uint64_t period);
+
+/*
+ * The PMSEVFR_EL1 bits (caps/event_filter) of an implementation of FEAT_SPE
+ * version @pmsver (ID_AA64DFR0_EL1.PMSVer) with PMSIDR_EL1.FE and SVE:
+ * SPE supplement 4.3.8 for v1, the Arm ARM (D18.2.6, PMSEVFR_EL1) for the
+ * events each later version adds. 0 when @fe is 0.
+ */
+uint64_t spe_exp_event_filter(long pmsver, int fe);
 
 int spe_pin_cpu(int cpu);
 int spe_cpu_online(int cpu);

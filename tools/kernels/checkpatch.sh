@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Run the kernel's checkpatch.pl --strict on the driver sources.
 #
-#   checkpatch.sh [FILES...]   default: drivers/*.[ch] include/arm_spe/spe_regs.h
+#   checkpatch.sh [FILES...]   default: drivers/*.[ch] drivers/pcsr/*.[ch] include/arm_spe/spe_regs.h
 #
 # checkpatch.pl, spelling.txt and const_structs.checkpatch come from
 # Debian's newest linux-source-6.12 package, downloaded once and extracted
@@ -20,19 +20,15 @@ dir=$(spe_linux_source_files checkpatch scripts scripts/checkpatch.pl scripts/sp
 
 cd "$top"
 if [ $# -eq 0 ]; then
-	set -- drivers/*.[ch] include/arm_spe/spe_regs.h
+	set -- drivers/*.[ch] drivers/pcsr/*.[ch] include/arm_spe/spe_regs.h
 fi
 # --no-tree: this is not a kernel tree; the spelling and const_structs
-# files are found next to the script.
-# drivers/spe_compat.h exists to hold the LINUX_VERSION_CODE checks of an
-# out-of-tree module, in one macro: that one warning type is accepted there
-# and only there.
+# files are found next to the script. No finding is accepted anywhere:
+# kernel APIs are detected by drivers/conftest.sh, not LINUX_VERSION_CODE.
 rc=0
 for f in "$@"; do
-	extra=()
-	case $f in */spe_compat.h) extra=(--ignore LINUX_VERSION_CODE) ;; esac
 	out=$(perl "$dir/scripts/checkpatch.pl" --strict --no-tree --no-summary \
-		--show-types --terse "${extra[@]}" -f "$f" 2>&1) || rc=1
+		--show-types --terse -f "$f" 2>&1) || rc=1
 	if [ -n "$out" ]; then
 		printf '%s\n' "$out"
 		rc=1

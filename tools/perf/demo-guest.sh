@@ -22,8 +22,16 @@ rc=$?
 comm=$(basename "$1" | cut -c1-15)
 
 hr "perf report --stdio --comm $comm --sort dso,sym (top entries per event)"
-perf report -i $d --stdio --comm "$comm" --sort dso,sym 2>/dev/null >/tmp/report.txt
+# perf prints its warnings (e.g. "AUX data lost N times out of M!": the
+# AUX buffer was full and part of the run is missing) on stderr: show them.
+perf report -i $d --stdio --comm "$comm" --sort dso,sym 2>/tmp/report.err >/tmp/report.txt
+grep -v '^$' /tmp/report.err | sed 's/^/perf report: /'
 awk '/^# Samples:/ { n = 0; print; next } /^#/ || /^$/ { next } n < 12 { print; n++ }' /tmp/report.txt
+# The driver's own account of gaps (counters/ of the PMU).
+c=/sys/bus/event_source/devices/$pmu/counters
+if [ -r $c/truncated ]; then
+	echo "driver: $(cat $c/aux_records) AUX records, $(cat $c/truncated) flagged TRUNCATED (data lost)$([ -r $c/gaps ] && echo ", $(cat $c/gaps) pauses for a full buffer")"
+fi
 top=$(awk '$(NF - 1) == "[.]" { print $NF; exit }' /tmp/report.txt)
 
 if [ -n "$top" ]; then
@@ -48,4 +56,14 @@ if [ "$keep" = 1 ]; then
 	gzip -c $d | base64
 	echo "@@PERFDATA-END@@"
 fi
+hr "what the emulator distorts"
+cat <<'EOT'
+QEMU (TCG) emulates FEAT_SPE: which operations are sampled, their PCs,
+addresses and operation types are real; latencies, data sources and
+events (cache and TLB misses) are synthetic (QEMU has no memory
+hierarchy), and time runs at the emulator's speed. The guest's vCPUs are
+host threads: a vCPU preempted while holding a kernel lock makes the
+other spin, so kernel time in spinlocks (queued_spin_lock_slowpath)
+appears far larger than on hardware, mostly in page faults.
+EOT
 echo "demo: done"

@@ -895,7 +895,7 @@ static int cmd_fuzz(int argc, char **argv)
 	has_fe = spe_has_format(&P, "event_filter");
 	has_fl = spe_has_format(&P, "min_latency");
 	has_fne = spe_has_format(&P, "inv_event_filter");
-	has_fds = spe_has_format(&P, "data_src_filter");
+	has_fds = spe_has_format(&P, "inv_data_src_filter");
 	printf("# config bits known %#llx present %#llx; FE %d FL %d FnE %d FDS %d; event_filter %#llx; %d CPUs\n",
 	       (unsigned long long)cfg_known, (unsigned long long)cfg_present,
 	       has_fe, has_fl, has_fne, has_fds, (unsigned long long)P.event_filter, ncpus);
