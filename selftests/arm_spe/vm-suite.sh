@@ -83,7 +83,9 @@ expected_skips() {
 	[ "$fault" = none ] && x 'buffer/buf.injected_fault_reported' "no fault injected in this boot"
 	[ "$eft" = 1 ] || x 'capture/cap.eft_*' "PMSIDR_EL1.EFT is 0"
 	[ "$fds" = 1 ] && [ "$cfg4" = 1 ] ||
-		x 'capture/cap.*data_s*' "no data-source filter (PMSIDR_EL1.FDS=$fds, attr.config4=$cfg4)"
+		x 'capture/cap.data_source_filter' "no data-source filter (PMSIDR_EL1.FDS=$fds, attr.config4=$cfg4)"
+	[ "$fds" = 0 ] && [ "$cfg4" = 1 ] ||
+		x 'errors/attr.inv_data_src_filter_absent_eopnotsupp' "FDS present or no attr.config4 (FDS=$fds, config4=$cfg4)"
 	if [ "$fe" = 1 ]; then
 		[ "$version" -ge 2 ] || x 'capture/cap.event_filter_misaligned' "E[11] is filterable from FEAT_SPEv1p1"
 		[ "$version" -ge 3 ] || x 'capture/cap.event_filter_not_taken' "E[6] is filterable from FEAT_SPEv1p2"
