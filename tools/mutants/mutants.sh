@@ -11,7 +11,9 @@
 # tools/stress/vm-suite.sh. The cheap ones, run by `make check` (run.sh
 # --quick), are the NAMEs listed in "quick" below.
 # Each script must change the file: run.sh reports a mutant whose script no
-# longer applies (the driver changed under it) as an error.
+# longer applies (the driver changed under it) as an error. A statement
+# under an if without braces goes with its if ({N;d}), or the if would
+# guard the next statement.
 #
 # References: SPE supplement 3.6 (file 000) for the barriers, 3.4.1 and
 # D17.7.4 (file 001) for the buffer window, 3.5 for PMBSR_EL1.
@@ -40,10 +42,10 @@ m irq-no-isb-after-clear drivers/spe_irq.c sel:default \
 	'/^\tspe_write(0, PMBSR);$/{n;/isb();/d}'
 m pmbsr-cleared-before-window drivers/spe_irq.c sel:default \
 	's/^\t\tret = spe_aux_begin(spe, h, event);/\t\tspe_write(0, PMBSR);\n\t\tisb();\n&/'
-m irq-stop-without-disable drivers/spe_irq.c sel:default \
+m irq-stop-without-disable drivers/spe_irq.c sel:fault-s1 \
 	'/^\tif (act == SPE_ACT_STOP) {/,/spe_disable_and_drain_local();/{/spe_disable_and_drain_local();/d}'
 m coll-ignored drivers/spe_irq.c sel:default+fault-dl \
-	'/PERF_AUX_FLAG_COLLISION;/d'
+	'/if (SPE_FIELD_GET(SPE_PMBSR_COLL, pmbsr))$/{N;d}'
 m dl-restart-saved-pointer drivers/spe_irq.c sel:fault-dl \
 	's/^\t\tret = spe_aux_begin(spe, h, event);/\t\tret = SPE_FIELD_GET(SPE_PMBSR_DL, pmbsr) ? 0 : spe_aux_begin(spe, h, event);/'
 m restart-after-ea drivers/spe_irq.c sel:fault-ea \
@@ -68,12 +70,13 @@ m window-past-tail drivers/spe_pmu.c sel:default \
 	's/^\t\t\tlimit = round_down(tail, PAGE_SIZE);/\t\t\tlimit = round_up(tail, PAGE_SIZE);/'
 m snapshot-head-wrong drivers/spe_pmu.c sel:default \
 	's/h->head = off <= spe_buf_size(buf) ? off : head;/h->head = head;/'
-m jitter-dropped drivers/spe_pmu.c sel:default '/irr |= SPE_PMSIRR_RND_MASK;/d'
+m jitter-dropped drivers/spe_pmu.c sel:default \
+	'/if (attr->config & SPE_CFG_JITTER)$/{N;d}'
 m pct-dropped drivers/spe_pmu.c sel:default \
-	'/reg |= SPE_FIELD_PREP(SPE_PMSCR_PCT, SPE_PMSCR_PCT_PHYS);/d'
-m fe-not-set drivers/spe_pmu.c sel:default '/reg |= SPE_PMSFCR_FE_MASK;/d'
-m fne-not-set drivers/spe_pmu.c sel:default '/reg |= SPE_PMSFCR_FNE_MASK;/d'
-m fl-not-set drivers/spe_pmu.c sel:default '/reg |= SPE_PMSFCR_FL_MASK;/d'
+	'/if (attr->config & SPE_CFG_PCT)$/{N;d}'
+m fe-not-set drivers/spe_pmu.c sel:default '/^\tif (attr->config1)$/{N;/FE_MASK/d}'
+m fne-not-set drivers/spe_pmu.c sel:default '/^\tif (spe_attr_config3(attr))$/{N;/FNE_MASK/d}'
+m fl-not-set drivers/spe_pmu.c sel:default '/^\tif (attr->config2)$/{N;/FL_MASK/d}'
 m type-filter-ld-st-swapped drivers/spe_pmu.c sel:default \
 	's/reg |= SPE_PMSFCR_LD_MASK;/reg |= SPE_PMSFCR_@@_MASK;/;s/reg |= SPE_PMSFCR_ST_MASK;/reg |= SPE_PMSFCR_LD_MASK;/;s/SPE_PMSFCR_@@_MASK/SPE_PMSFCR_ST_MASK/'
 m min-latency-ignored drivers/spe_pmu.c sel:default \

@@ -13,7 +13,8 @@
 #   tools/mutants/run.sh [--quick] [--qemu PATH] [--kernel ID] [NAME...]
 #
 # --quick: only the cheap mutants `make check` runs. NAMEs: only those.
-# Logs: build/mutants/NAME/.
+# Logs: build/mutants/NAME/ (MUTANTS_OUT=DIR: DIR/NAME/, a run of its own
+# that can go alongside another).
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -57,7 +58,7 @@ selected() { # NAME
 
 # A private copy of the tree (tracked files as they are in the work tree):
 # the suites build the module and the tests from it.
-out=$top/build/mutants
+out=${MUTANTS_OUT:-$top/build/mutants}
 tree=$out/tree
 rm -rf "$tree" && mkdir -p "$tree"
 git -C "$top" ls-files -z | (cd "$top" && tar --null -T - -cf -) | tar -C "$tree" -xf - ||
