@@ -99,4 +99,5 @@ m pmbsr-not-cleared drivers/spe_irq.c sel:default '/^\tspe_write(0, PMBSR);$/d'
 
 # The ones `make check` runs (one boot each, the default selftests boot):
 # a missing PSB CSYNC, DSB and ISB and the disable order.
+# shellcheck disable=SC2034 # read by run.sh
 quick="drain-no-psb stop-no-dsb drain-no-isb stop-order-swapped"
