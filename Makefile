@@ -45,6 +45,12 @@ else
 	tools/perf/run-demo.sh $(if $(PROG),--prog '$(PROG)') $(if $(ARGS),--args '$(ARGS)') $(if $(KEEP),--keep '$(KEEP)')
 endif
 
+# Driver mutants: each must fail a test suite (tools/mutants/, NAMES= a
+# subset, Documentation/testing.rst "Mutants").
+.PHONY: mutants
+mutants:
+	tools/mutants/run.sh $(NAMES)
+
 # Reliability, long runs: the stress suite with --long (KERNEL= a series id,
 # default the default kernel) and a long decoder fuzz (FUZZ_SECONDS=).
 .PHONY: stress
@@ -64,6 +70,7 @@ help:
 	@echo "make qemu         build the SPE-enabled QEMU"
 	@echo "make bench        emulation overhead, decoder throughput and driver data loss, one table of ratios"
 	@echo "make stress       long reliability runs: fuzz, stress, fault injection (KERNEL=, FUZZ_SECONDS=)"
+	@echo "make mutants     driver mutants against the suites: each must be killed (NAMES=)"
 	@echo "make run          perf record/report/script under the emulated SPE (PROG= ARGS= KEEP=perf.data)"
 	@echo "make run PCSR=1   the same with PC sampling: perf record -e arm_pcsr// -C 1 (Documentation/pcsr.rst)"
 	@echo "make clean        remove build/ (the cache in ~/.cache/arm-spe stays)"

@@ -133,9 +133,10 @@ TEST(counters_present)
 	NEED_PMU(&p);
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		EXPECT_GE(spe_counter(&p, names[i]), 0) TH_LOG("counters/%s", names[i]);
-	/* A serial model cannot collide (emulation.rst), hardware may. */
-	if (EXP("VERSION") >= 0)
-		EXPECT_EQ(0, spe_counter(&p, "collisions"));
+	/*
+	 * No bound on "collisions": hardware collides, and so does the
+	 * emulator's strict model at interval 256 (emulation.rst).
+	 */
 }
 
 TEST_HARNESS_MAIN

@@ -11,7 +11,11 @@
 #   spe-off      patched QEMU, SPE present but profiling not enabled
 #   on@4096, on@1024, on@256
 #                patched QEMU, EL1 sampled at that interval into a buffer
-#                that the guest's PMBIRQ handler recycles
+#                that the guest's PMBIRQ handler recycles, in the default
+#                strict mode (spe-strict=on: records in flight, PSB CSYNC,
+#                DSB and ISB calling the model)
+#   serial@4096, serial@1024
+#                the same with spe-strict=off (the serial model)
 # and prints CPU seconds (user + sys of the QEMU process: the primary
 # figure on this shared machine) and wall-clock seconds with their ratios
 # to "unpatched" (and the CPU ratio to debian-7.2) side by side.
@@ -27,8 +31,10 @@ SPE_LOG_TAG=qemu-bench
 runs=${1:-3}
 spe_need_host_pkgs qemu-system-arm gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu bc time
 
-patched=$("$repo/tools/qemu/build.sh" | tail -n 1)
-unpatched=$("$repo/tools/qemu/build.sh" --unpatched | tail -n 1)
+# QEMU_PATCHED / QEMU_UNPATCHED: binaries to measure instead of building
+# them (e.g. a development tree's).
+patched=${QEMU_PATCHED:-$("$repo/tools/qemu/build.sh" | tail -n 1)}
+unpatched=${QEMU_UNPATCHED:-$("$repo/tools/qemu/build.sh" --unpatched | tail -n 1)}
 debian=/usr/bin/qemu-system-aarch64
 
 work=$(mktemp -d)
@@ -64,11 +70,11 @@ measure() {
 }
 
 spe_log "measuring ($runs runs each, best kept)"
-configs="debian-7.2 unpatched spe-off on@4096 on@1024 on@256"
+configs="debian-7.2 unpatched spe-off on@4096 on@1024 on@256 serial@4096 serial@1024"
 declare -A wall cpu
-run_cfg() { # name qemu elf
+run_cfg() { # name qemu elf [cpu]
 	local r
-	r=$(measure "$2" max "$3")
+	r=$(measure "$2" "${4:-max}" "$3")
 	wall[$1]=${r% *}
 	cpu[$1]=${r#* }
 	spe_log "$1: wall ${wall[$1]} s, cpu ${cpu[$1]} s"
@@ -79,6 +85,8 @@ run_cfg spe-off "$patched" "$work/w0.elf"
 run_cfg on@4096 "$patched" "$work/w4096.elf"
 run_cfg on@1024 "$patched" "$work/w1024.elf"
 run_cfg on@256 "$patched" "$work/w256.elf"
+run_cfg serial@4096 "$patched" "$work/w4096.elf" max,spe-strict=off
+run_cfg serial@1024 "$patched" "$work/w1024.elf" max,spe-strict=off
 
 printf '%-11s %8s %8s %10s %10s %10s %7s\n' config cpu-s wall-s \
 	"cpu/unp" "wall/unp" "cpu/deb72" target

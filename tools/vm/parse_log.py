@@ -11,7 +11,10 @@ The guest (tools/vm/guest/init) frames each test with
   - "kernel log clean": fails on any oops, BUG, WARNING, panic, lockdep,
     KASAN, UBSAN, kmemleak or hung-task report in the kernel's log;
   - "guest completed": fails when the guest did not reach its last line
-    (panic, hang, host timeout).
+    (panic, hang, host timeout);
+  - "emulated SPE rules kept", only when QEMU's strict FEAT_SPE model
+    (spe-strict=on) wrote a "spe-violation: CPU<n>: <rule>: ..." line: the
+    guest's driver broke a synchronization or ordering rule; a failure.
 With --expected-skips FILE, every skip must be one the runner expected:
 FILE has one entry a line, "SUITE_GLOB<TAB>CASE_GLOB<TAB>why it is
 expected", matched (fnmatch) against the suite name and the case's name
@@ -47,6 +50,7 @@ SPLATS = [
      "hang"),
     (re.compile(r"Call trace:"), "call trace"),
 ]
+SPE_VIOLATION = re.compile(r"spe-violation: (CPU\d+: .*)$")
 TAP_LINE = re.compile(r"^(not ok|ok)\s+(\d+)\s*-?\s*(.*?)(?:\s+#\s*(SKIP|TODO)\b\s*(.*))?$")
 
 
@@ -123,9 +127,14 @@ def parse(log_lines, expected, suite, host_note=None, expected_skips=None):
     done = False
     booted = False
     klines = []
+    violations = []
     in_block = None  # "dmesg" / "kmemleak"
     for raw in log_lines:
         ln = raw.rstrip("\r\n").replace("\r", "")
+        v = SPE_VIOLATION.search(ln)
+        if v:
+            violations.append(v.group(1))
+            continue
         idx = ln.find(MARK)
         if idx >= 0:
             words = ln[idx + len(MARK):].split()
@@ -194,6 +203,9 @@ def parse(log_lines, expected, suite, host_note=None, expected_skips=None):
         res.add("fail", f"{suite}/kernel log clean", f"{', '.join(kinds)}: {sp[0][1]}"[:300])
     else:
         res.add("pass", f"{suite}/kernel log clean")
+    if violations:
+        res.add("fail", f"{suite}/emulated SPE rules kept",
+                f"{len(violations)} spe-violation line(s): {violations[0]}"[:300])
     if not booted:
         why = host_note or "the guest never started its init"
         res.add("fail", f"{suite}/guest completed", why)

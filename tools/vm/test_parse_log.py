@@ -154,6 +154,14 @@ class ParseLog(unittest.TestCase):
         _, st = self.run_parse([BOOT, "@@SPE@@ begin k", "ok 1 one", "@@SPE@@ end k rc=1", DONE])
         self.assertEqual(st["s/k"], "fail")
 
+    def test_spe_violation_fails(self):
+        res, st = self.run_parse([BOOT, "@@SPE@@ begin a", "@@SPE@@ end a rc=0",
+                                  "qemu-system-aarch64: spe-violation: CPU1: 000 3.6.1: "
+                                  "PMBLIMITR_EL1 written while profiling is enabled", DONE], ["a"])
+        self.assertEqual(st["s/a"], "pass")
+        self.assertEqual(st["s/emulated SPE rules kept"], "fail")
+        self.assertTrue(any("CPU1: 000 3.6.1" in ln for ln in res.lines))
+
     def test_crlf_console(self):
         _, st = self.run_parse([BOOT + "\r", "@@SPE@@ begin a\r", "@@SPE@@ end a rc=0\r", DONE + "\r"])
         self.assertEqual(st["s/a"], "pass")

@@ -47,6 +47,8 @@ void irq_handler(void)
         /* buffer full: restart at the base, like a driver would */
         wraps++;
         WR(S3_0_C9_C10_1, BUF);
+        /* the new pointer is seen by profiling before S is cleared */
+        __asm__ volatile("isb");
         WR(S3_0_C9_C10_3, 0);
         __asm__ volatile("isb");
     }
@@ -121,6 +123,9 @@ int main(void)
     }
     sum = work();
     if (INTERVAL && spe) {
+        /* Stop as the architecture requires (SPE supplement 3.6) */
+        WR(S3_0_C9_C9_0, 0);
+        __asm__ volatile("isb; hint #17; dsb nsh" ::: "memory");
         WR(S3_0_C9_C10_0, 0);
         __asm__ volatile("isb");
         if (RD(S3_0_C9_C10_1) == BUF && !wraps) {

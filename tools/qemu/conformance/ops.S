@@ -26,6 +26,16 @@ spe_loop:
 	ret
 
 /*
+ * void spe_spin(uint64_t iters): 2 * iters + 1 operations, leaving the
+ * buffer as it is (the strict tests enable and disable it themselves).
+ */
+	.global	spe_spin
+spe_spin:
+1:	subs	x0, x0, #1
+	b.ne	1b
+	ret
+
+/*
  * Single-operation probes: void name(uint64_t limitr, uint64_t addr,
  * uint64_t val). With PMSICR_EL1.COUNT = 1 the NOP decrements the
  * counter to zero and the operation at name_target is sampled

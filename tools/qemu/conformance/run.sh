@@ -48,11 +48,14 @@ build() {
 		>"$work/$1.build.log" 2>&1
 }
 
-# run <mode> <expected-tests> <cpu options> [machine options [smp]]:
-# run one program, emit TAP
+# run <mode> <expected-tests> <cpu options> [machine options [smp]]: run
+# one program, emit TAP. QEMU's "spe-violation: CPU<n>: <rule>: ..." lines
+# must be exactly the rules the program announced with
+# "EXPECT-VIOLATION <rule>" (test <mode>-violations).
 run() {
 	local mode=$1 expect=$2 cpu=$3 mach=${4:+,$4} smp=${5:-1}
 	local out rc line status name detail got=0
+	local want_v="" got_v=""
 	if ! build "$mode"; then
 		sed 's/^/# /' "$work/$mode.build.log"
 		tap FAIL "build-$mode" "compile error"
@@ -72,8 +75,21 @@ run() {
 			got=$((got + 1))
 			;;
 		"Bail out!"*) echo "# $line" ;;
+		EXPECT-VIOLATION\ *) want_v+="${line#EXPECT-VIOLATION }"$'\n' ;;
+		*spe-violation:\ CPU*)
+			echo "# ${line#*spe-violation: }"
+			line=${line#*spe-violation: CPU*: }
+			got_v+="${line%%: *}"$'\n'
+			;;
 		esac
 	done <"$out"
+	want_v=$(printf '%s' "$want_v" | sort -u)
+	got_v=$(printf '%s' "$got_v" | sort -u)
+	if [ "$want_v" = "$got_v" ]; then
+		tap PASS "$mode-violations"
+	else
+		tap FAIL "$mode-violations" "reported [${got_v//$'\n'/, }], expected [${want_v//$'\n'/, }]"
+	fi
 	if [ "$got" -ne "$expect" ]; then
 		sed 's/^/# /' "$out" | tail -n 20
 		tap FAIL "$mode-complete" "$got of $expect results, qemu exit $rc"
@@ -84,14 +100,19 @@ run() {
 
 echo "TAP version 13"
 echo "# qemu: $qemu"
-run SPE 34 max
+# The serial model (spe-strict=off): the probes disable the buffer while
+# profiling is enabled, which strict mode reports.
+run SPE 34 max,spe-strict=off
 run NOSPE 2 max,spe=off
-run KNOB 1 max,spe-fault=ea:2
+run KNOB 1 max,spe-fault=ea:2,spe-strict=off
 for v in 1 2 3 4 5; do
-	run EVFR 1 "max,spe-version=$v"
+	run EVFR 1 "max,spe-version=$v,spe-strict=off"
 done
-run ALIGN 2 max,spe-maxsize=512,spe-align=512
-run ALIGN 2 max,spe-maxsize=2048,spe-align=2048
+run ALIGN 2 max,spe-maxsize=512,spe-align=512,spe-strict=off
+run ALIGN 2 max,spe-maxsize=2048,spe-align=2048,spe-strict=off
+# The strict model (the default), and PMBIDR_EL1.P from EL2 and EL1
+run STRICT 6 max,spe-strict=on,spe-seed=1
+run EL2 3 max virtualization=on
 run PCSR 29 max pcsr=on 2 # FEAT_PCSR: Documentation/pcsr.rst
 run PCSRNIDEN 3 max pcsr=on,pcsr-niden=off
 run PCSROFF 1 max

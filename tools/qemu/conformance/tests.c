@@ -14,7 +14,16 @@
  * Build modes: -DMODE_SPE (full suite), -DMODE_NOSPE (spe=off: the
  * extension must be absent), -DMODE_KNOB (spe-fault=ea:2 knob),
  * -DMODE_EVFR (PMSEVFR_EL1 bits, per spe-version), -DMODE_ALIGN
- * (records padded to a large spe-align).
+ * (records padded to a large spe-align), -DMODE_STRICT (the strict
+ * model, spe-strict=on: records in flight, synchronization, DL,
+ * collisions), -DMODE_EL2 (PMBIDR_EL1.P from EL2 and EL1, booted at EL2
+ * with virtualization=on).
+ *
+ * The modes other than STRICT and EL2 run with spe-strict=off: their
+ * probes disable the buffer while profiling is enabled, which strict mode
+ * reports as a violation. A test that expects a "spe-violation:" line
+ * from QEMU prints "EXPECT-VIOLATION <rule>" first; run.sh checks that
+ * exactly those rules were reported.
  */
 #include <stdint.h>
 #include <stddef.h>
@@ -234,6 +243,7 @@ void bad_exception(uint64_t type, uint64_t esr, uint64_t elr, uint64_t far)
 /* Sequences from ops.S */
 
 void spe_loop(uint64_t iters, uint64_t limitr);
+void spe_spin(uint64_t iters);
 typedef void probe_fn(uint64_t limitr, uint64_t addr, uint64_t val);
 #define PROBE(n) extern probe_fn n; extern char n##_target[], n##_after[];
 PROBE(op_ldr) PROBE(op_str) PROBE(op_ldp) PROBE(op_ldr_q) PROBE(op_ldaxr)
@@ -530,7 +540,7 @@ static void t_align(void)
     ISB();
 }
 
-#else
+#elif defined(MODE_SPE)
 
 static void t_id(void)
 {
@@ -949,6 +959,216 @@ static void t_disabled(void)
 
 #endif
 
+#if defined(MODE_STRICT)
+
+#define PSB()  __asm__ volatile("hint #17" ::: "memory")
+#define PMBSR_S     (1ULL << 17)
+#define PMBSR_DL    (1ULL << 19)
+#define PMBSR_COLL  (1ULL << 16)
+
+static void expect_violation(const char *rule)
+{
+    puts_("EXPECT-VIOLATION ");
+    puts_(rule);
+    puts_("\n");
+}
+
+/* Sample EL1 every @interval operations into [BUF_BASE, BUF_LIMIT) */
+static void strict_start(uint64_t interval, uint64_t limitr_flags)
+{
+    spe_reset_regs();
+    clear_buf(BUF_BASE, 0x4000);
+    WR(PMBPTR_EL1, BUF_BASE);
+    WR(PMBLIMITR_EL1, BUF_LIMIT | limitr_flags | 1);
+    WR(PMSIRR_EL1, interval);
+    ISB();
+    WR(PMSCR_EL1, 2);
+    ISB();
+}
+
+/* The architected stop (SPE supplement 3.6, driver spe_hw.h) */
+static void strict_stop(void)
+{
+    WR(PMSCR_EL1, 0);
+    ISB();
+    PSB();
+    DSB();
+    WR(PMBLIMITR_EL1, 0);
+    ISB();
+}
+
+/*
+ * Records are in flight: without PSB CSYNC a direct read of PMBPTR_EL1
+ * does not see the records of operations already sampled (3.6); PSB
+ * CSYNC without DSB is reported; PSB CSYNC + DSB + ISB sees them all, and
+ * they are in memory. On a serial model the first read is already
+ * complete, so this fails there.
+ */
+/* interval 1024: never a collision (spe-record.c), 48 samples */
+#define INFLIGHT_WANT ((2 * 25000 + 1) / 1025)
+
+static void t_inflight_stale(void)
+{
+    const char *n = "strict_stale_pmbptr_before_psb";
+    uint64_t ptr;
+
+    strict_start(0x400, 0);
+    spe_spin(25000);
+    WR(PMSCR_EL1, 0);
+    ISB();
+    expect_violation("000 3.6 PSB CSYNC");
+    ptr = RD(PMBPTR_EL1);
+    CHECK_EQ(n, "PMBPTR without PSB CSYNC (stale)", ptr, BUF_BASE);
+    result(n, 1, "", 0, 0);
+}
+
+static void t_inflight(void)
+{
+    const char *n = "strict_psb_without_dsb_reported";
+    uint64_t ptr, want = INFLIGHT_WANT;
+    uint64_t i;
+
+    expect_violation("000 3.6 DSB");
+    PSB();
+    ISB();
+    ptr = RD(PMBPTR_EL1);
+    CHECK(n, ptr > BUF_BASE, "PMBPTR after PSB CSYNC + ISB", ptr,
+          BUF_BASE + want * RECORD_SIZE);
+    result(n, 1, "", 0, 0);
+
+    n = "strict_complete_after_psb_dsb_isb";
+    PSB();
+    DSB();
+    ISB();
+    ptr = RD(PMBPTR_EL1);
+    CHECK(n, ptr >= BUF_BASE + (want - 1) * RECORD_SIZE &&
+          ptr <= BUF_BASE + want * RECORD_SIZE, "PMBPTR", ptr,
+          BUF_BASE + want * RECORD_SIZE);
+    for (i = BUF_BASE; i < ptr; i += RECORD_SIZE) {
+        CHECK_EQ(n, "record header (PC packet)", *(volatile uint8_t *)i,
+                 0xb0);
+    }
+    CHECK_EQ(n, "PMBSR", RD(PMBSR_EL1), 0);
+    strict_stop();
+    CHECK_EQ(n, "PMBSR after the architected stop", RD(PMBSR_EL1), 0);
+    result(n, 1, "", 0, 0);
+}
+
+/*
+ * Disabling the buffer while profiling is still enabled: the records in
+ * flight are lost with a management event, EC = 0, BSC = 0, DL = 1
+ * (3.6.1), and PMBIRQ is asserted.
+ */
+static void t_dl_disable(void)
+{
+    const char *n = "strict_dl_on_out_of_order_disable";
+    uint64_t sr;
+
+    strict_start(0x400, 0);
+    spe_spin(25000);
+    expect_violation("000 3.6.1");
+    WR(PMBLIMITR_EL1, 0);            /* before PMSCR_EL1: wrong order */
+    ISB();
+    WR(PMSCR_EL1, 0);
+    ISB();
+    PSB();
+    DSB();
+    ISB();
+    sr = RD(PMBSR_EL1);
+    CHECK_EQ(n, "PMBSR (S, DL, EC 0, BSC 0)", sr, PMBSR_S | PMBSR_DL);
+    CHECK_EQ(n, "PMBIRQ (GICD_ISPENDR0 bit 21)",
+             (GICD(0x200) >> SPE_INTID) & 1, 1);
+    WR(PMBSR_EL1, 0);
+    ISB();
+    CHECK_EQ(n, "PMBIRQ after PMBSR.S = 0", (GICD(0x200) >> SPE_INTID) & 1,
+             0);
+    result(n, 1, "", 0, 0);
+    spe_reset_regs();
+}
+
+/*
+ * Collisions (3.1.4): at interval 256 a busy loop samples an operation
+ * now and then while the previous record is still being generated:
+ * PMBSR_EL1.COLL is set. Discard mode keeps the buffer from filling.
+ */
+static void t_coll(void)
+{
+    const char *n = "strict_collision_sets_coll";
+    uint64_t sr;
+
+    strict_start(0x100, 2 << 1);
+    spe_spin(400000);
+    strict_stop();
+    sr = RD(PMBSR_EL1);
+    CHECK_EQ(n, "PMBSR.COLL", sr, PMBSR_COLL);
+    WR(PMBSR_EL1, 0);
+    ISB();
+
+    n = "strict_no_collision_at_interval_1024";
+    strict_start(0x400, 2 << 1);
+    spe_spin(400000);
+    strict_stop();
+    CHECK_EQ(n, "PMBSR", RD(PMBSR_EL1), 0);
+    result(n, 1, "", 0, 0);
+    result("strict_collision_sets_coll", 1, "", 0, 0);
+    spe_reset_regs();
+}
+
+#elif defined(MODE_EL2)
+
+static uint64_t pmbidr_p(void)
+{
+    return (RD(PMBIDR_EL1) >> 4) & 1;
+}
+
+/* PMBIDR_EL1.P (4.3.1): 1 iff a higher EL owns the buffer */
+static void t_pmbidr_p(void)
+{
+    const char *n = "pmbidr_p_el2_owner_el2";
+    uint64_t el = (RD(CurrentEL) >> 2) & 3;
+
+    if (el != 2) {
+        result(n, 0, "started at EL", el, 2);
+        return;
+    }
+    WR(mdcr_el2, 0);                     /* E2PB = 0b00: EL2 owns it */
+    ISB();
+    CHECK_EQ(n, "P", pmbidr_p(), 0);
+    result(n, 1, "", 0, 0);
+
+    n = "pmbidr_p_el2_owner_el1";
+    WR(mdcr_el2, 3 << 12);               /* E2PB = 0b11: EL1 owns it */
+    ISB();
+    CHECK_EQ(n, "P", pmbidr_p(), 0);
+    result(n, 1, "", 0, 0);
+}
+
+static void t_pmbidr_p_el1(void)
+{
+    const char *n = "pmbidr_p_el1_owner_el2";
+    uint64_t sp, el = (RD(CurrentEL) >> 2) & 3;
+
+    if (el != 2) {
+        result(n, 0, "started at EL", el, 2);
+        return;
+    }
+    /* Down to EL1h, same stack, EL2 keeps ownership */
+    WR(mdcr_el2, 0);
+    WR(hcr_el2, 1ULL << 31);             /* RW: EL1 is AArch64 */
+    WR(vbar_el1, RD(vbar_el2));
+    __asm__ volatile("mov %0, sp" : "=r"(sp));
+    WR(sp_el1, sp);
+    WR(spsr_el2, 0x3c5);                 /* EL1h, DAIF masked */
+    __asm__ volatile("adr x0, 1f; msr elr_el2, x0; eret; 1:"
+                     ::: "x0", "memory");
+    el = (RD(CurrentEL) >> 2) & 3;
+    CHECK_EQ(n, "CurrentEL", el, 1);
+    CHECK_EQ(n, "P", pmbidr_p(), 1);
+    result(n, 1, "", 0, 0);
+}
+
+#endif
+
 int main(void);
 int main(void)
 {
@@ -962,6 +1182,15 @@ int main(void)
     t_evfr();
 #elif defined(MODE_ALIGN)
     t_align();
+#elif defined(MODE_STRICT)
+    gic_init();
+    t_inflight_stale();
+    t_inflight();
+    t_dl_disable();
+    t_coll();
+#elif defined(MODE_EL2)
+    t_pmbidr_p();
+    t_pmbidr_p_el1();
 #else
     gic_init();
     t_id();

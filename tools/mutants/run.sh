@@ -1,0 +1,150 @@
+#!/usr/bin/env bash
+# make mutants: prove that the test suites can fail. Each mutant of
+# mutants.sh (a realistic driver mistake: a barrier removed, the disable
+# order swapped, a register field mis-programmed ...) is applied to a copy
+# of the tree, the module is built and the suites named for it run on the
+# SPE emulator (spe-strict=on, the default). Prints one line per mutant,
+#   mutant NAME: killed by TEST
+#   mutant NAME: SURVIVED
+# then "mutants: N killed, N survived". Exit status 1 when a mutant
+# survived or could not be tried (its sed script no longer changes the
+# driver, or the mutated driver does not build).
+#
+#   tools/mutants/run.sh [--quick] [--qemu PATH] [--kernel ID] [NAME...]
+#
+# --quick: only the cheap mutants `make check` runs. NAMEs: only those.
+# Logs: build/mutants/NAME/ (MUTANTS_OUT=DIR: DIR/NAME/, a run of its own
+# that can go alongside another).
+set -uo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+top=$(cd "$here/../.." && pwd)
+export SPE_LOG_TAG=mutants
+# shellcheck source=../lib/apt.sh
+. "$top/tools/lib/apt.sh"
+
+quick_only=0 qemu="" kid=""
+names=()
+while [ $# -gt 0 ]; do
+	case $1 in
+	--quick) quick_only=1 ;;
+	--qemu) qemu=$2; shift ;;
+	--kernel) kid=$2; shift ;;
+	-h | --help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-*) spe_die "unknown option $1" ;;
+	*) names+=("$1") ;;
+	esac
+	shift
+done
+[ -n "$qemu" ] || qemu=$("$top/tools/qemu/build.sh" | tail -n 1)
+[ -x "$qemu" ] || spe_die "no QEMU at '$qemu'"
+[ -n "$kid" ] || kid=$("$top/tools/kernels/fetch.sh" --default)
+
+declare -a M_NAME M_FILE M_SUITES M_SED
+m() { M_NAME+=("$1"); M_FILE+=("$2"); M_SUITES+=("$3"); M_SED+=("$4"); }
+quick=""
+# shellcheck source=mutants.sh
+. "$here/mutants.sh"
+
+selected() { # NAME
+	local n
+	if [ ${#names[@]} -gt 0 ]; then
+		for n in "${names[@]}"; do [ "$n" = "$1" ] && return 0; done
+		return 1
+	fi
+	[ "$quick_only" = 0 ] && return 0
+	case " $quick " in *" $1 "*) return 0 ;; esac
+	return 1
+}
+
+# A private copy of the tree (tracked files as they are in the work tree):
+# the suites build the module and the tests from it.
+out=${MUTANTS_OUT:-$top/build/mutants}
+tree=$out/tree
+rm -rf "$tree" && mkdir -p "$tree"
+git -C "$top" ls-files -z | (cd "$top" && tar --null -T - -cf -) | tar -C "$tree" -xf - ||
+	spe_die "could not copy the tree"
+
+# suite SPEC LOG: run one suite of a mutant; print the first failed test
+suite() {
+	local spec=$1 log=$2 rc pid b
+	local cmd=() consoles=()
+	case $spec in
+	sel:*)
+		cmd=("$tree/selftests/arm_spe/vm-suite.sh" "$qemu" "$kid")
+		b=${spec#sel:}
+		for b in ${b//+/ }; do
+			cmd+=("$b")
+			consoles+=("$tree/build/selftests/$b/console.log")
+		done
+		;;
+	perf) cmd=("$tree/tools/perf/vm-suite.sh" "$qemu" "$kid") ;;
+	stress) cmd=("$tree/tools/stress/vm-suite.sh" "$qemu" "$kid") ;;
+	*) echo "unknown suite $spec"; return 1 ;;
+	esac
+	rm -f "$log.violation" "${consoles[@]}"
+	setsid "${cmd[@]}" >"$log" 2>&1 </dev/null &
+	pid=$!
+	if [ ${#consoles[@]} -gt 0 ]; then
+		# The first spe-violation line of QEMU's strict model ends the
+		# suite at once: the mutant is caught, and the guest may hang
+		# after it (a PMBIRQ storm) until the harness's timeout.
+		tail -q -n +1 -F --pid="$pid" "${consoles[@]}" 2>/dev/null |
+			{ grep -a -m1 'spe-violation: CPU' >"$log.violation" &&
+				kill -- -"$pid" 2>/dev/null; }
+	fi
+	wait "$pid"
+	rc=$?
+	if [ -s "$log.violation" ]; then
+		echo "emulated SPE rules kept ($(sed 's/.*spe-violation: //' "$log.violation" | cut -c1-100))"
+		return 1
+	fi
+	if grep -q '^not ok' "$log"; then
+		grep -m1 '^not ok' "$log" | sed 's/^not ok [0-9]* *-* *//'
+		return 1
+	fi
+	[ "$rc" -eq 0 ] && return 0
+	echo "${spec}: exit status $rc"
+	return 1
+}
+
+killed=0 survived=0 broken=0
+for i in "${!M_NAME[@]}"; do
+	name=${M_NAME[$i]} file=${M_FILE[$i]}
+	selected "$name" || continue
+	mdir=$out/$name
+	rm -rf "$mdir" && mkdir -p "$mdir"
+	rm -rf "$tree/drivers" && cp -r "$top/drivers" "$tree/drivers"
+	sed -i -e "${M_SED[$i]}" "$tree/$file"
+	# Newer than any copy kbuild holds, so every file is copied again
+	find "$tree/drivers" -type f -exec touch {} +
+	if cmp -s "$top/$file" "$tree/$file"; then
+		echo "mutant $name: ERROR: the script no longer changes $file"
+		broken=$((broken + 1))
+		continue
+	fi
+	diff -u "$top/$file" "$tree/$file" >"$mdir/mutant.diff"
+	if ! "$tree/tools/kernels/kmake.sh" "$kid" modules >"$mdir/build.log" 2>&1; then
+		echo "mutant $name: ERROR: does not build (${mdir#"$top/"}/build.log)"
+		broken=$((broken + 1))
+		continue
+	fi
+	by=""
+	IFS=, read -r -a specs <<<"${M_SUITES[$i]}"
+	for spec in "${specs[@]}"; do
+		spe_log "$name: $spec"
+		if ! by=$(suite "$spec" "$mdir/${spec//[:+]/-}.log"); then
+			break
+		fi
+		by=""
+	done
+	if [ -n "$by" ]; then
+		echo "mutant $name: killed by $by"
+		killed=$((killed + 1))
+	else
+		echo "mutant $name: SURVIVED"
+		survived=$((survived + 1))
+	fi
+done
+rm -rf "$tree/drivers" && cp -r "$top/drivers" "$tree/drivers"
+echo "mutants: $killed killed, $survived survived${broken:+$([ "$broken" -gt 0 ] && echo ", $broken broken")}"
+[ "$survived" -eq 0 ] && [ "$broken" -eq 0 ]
