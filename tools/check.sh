@@ -91,11 +91,16 @@ if want vm; then
 		run_suite perf tools/perf/vm-suite.sh "$qemu_spe" "$kid"
 		run_suite stress tools/stress/vm-suite.sh "$qemu_spe" "$kid"
 		run_suite pcsr selftests/arm_pcsr/vm-suite.sh "$qemu_spe" "$kid"
+		# The cheapest driver mutants (tools/mutants): the strict
+		# emulator must still catch a missing PSB CSYNC, DSB or ISB and
+		# a swapped disable order.
+		run_suite mutants-quick tools/mutants/run.sh --quick --qemu "$qemu_spe" --kernel "$kid"
 	else
 		suite_error selftests "no SPE-enabled QEMU to run them on"
 		suite_error perf "no SPE-enabled QEMU to run it on"
 		suite_error stress "no SPE-enabled QEMU to run it on"
 		suite_error pcsr "no PCSR-enabled QEMU to run it on"
+		suite_error mutants-quick "no strict SPE QEMU to run them on"
 	fi
 fi
 
