@@ -13,6 +13,7 @@
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <linux/capability.h>
 #include "spe_test.h"
 
@@ -336,8 +337,8 @@ static void full_buffer_resumes(struct __test_metadata *_metadata,
 	long long tr0 = spe_counter(&self->p, "truncated");
 	long long gaps0 = spe_counter(&self->p, "gaps");
 	struct read_times r1, r2;
+	struct timespec t0, t;
 	size_t len0;
-	int i;
 
 	if (cpu >= sysconf(_SC_NPROCESSORS_ONLN))
 		SKIP(return, "no CPU%d", cpu);
@@ -360,11 +361,17 @@ static void full_buffer_resumes(struct __test_metadata *_metadata,
 	 * Now a reader that keeps up: recording goes on by itself, at the
 	 * driver's next look for room (at most 8 ms later), and then keeps
 	 * going. The workload runs until 64 slices of data came after the
-	 * gap, or about 100 ms of it (4096 slices) passed.
+	 * gap, or for 2 s of wall time at most: a bound on the wait, in
+	 * time rather than in work, since the work a slice takes depends on
+	 * the record size (64 to 2048 bytes) and on the emulator's speed.
 	 */
 	ASSERT_EQ(0, spe_session_collect(&self->s));
 	len0 = self->s.len;
-	for (i = 0; i < 4096 && self->s.len - len0 < 64 * 4096 * pages / 16; i++) {
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	while (self->s.len - len0 < 64 * 4096 * pages / 16) {
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		if ((t.tv_sec - t0.tv_sec) * 1000000000ll + t.tv_nsec - t0.tv_nsec > 2000000000ll)
+			break;
 		spe_wl_ldst(wl_buf, WL_WORDS - 1, 4096 * pages / 16 / rec_slot(&self->p) *
 			    (self->p.min_interval + 1) / SPE_WL_LDST_INSNS);
 		ASSERT_EQ(0, spe_session_collect(&self->s)) TH_LOG("unread data overwritten");
