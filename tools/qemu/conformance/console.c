@@ -39,6 +39,13 @@ void puthex(uint64_t v)
     puts_(b);
 }
 
+static int failures;
+
+int result_failures(void)
+{
+    return failures;
+}
+
 void result(const char *name, int ok, const char *what, uint64_t got,
             uint64_t want)
 {
@@ -48,6 +55,7 @@ void result(const char *name, int ok, const char *what, uint64_t got,
         puts_(" PASS\n");
         return;
     }
+    failures++;
     puts_(" FAIL ");
     puts_(what);
     puts_(" got ");

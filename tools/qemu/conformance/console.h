@@ -12,6 +12,8 @@ void puts_(const char *s);
 void puthex(uint64_t v);
 void result(const char *name, int ok, const char *what, uint64_t got,
             uint64_t want);
+/* How many result() calls failed so far */
+int result_failures(void);
 /* start.S: exit through semihosting; its unexpected-exception handler */
 void semihost_exit(int code);
 void bad_exception(uint64_t type, uint64_t esr, uint64_t elr, uint64_t far);

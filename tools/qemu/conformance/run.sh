@@ -39,7 +39,7 @@ tap() { # status name [detail]
 
 # build <mode>: produce $work/<mode>.elf
 build() {
-	local src=("$here/ops.S" "$here/tests.c")
+	local src=("$here/console.c" "$here/ops.S" "$here/tests.c")
 	case "$1" in PCSR*) src=("$here/console.c" "$here/pcsr.c") ;; esac
 	aarch64-linux-gnu-gcc -O2 -g -ffreestanding -nostdlib -nostartfiles \
 		-static -mgeneral-regs-only -march=armv8.2-a -Wall -Werror \

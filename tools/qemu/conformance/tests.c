@@ -28,65 +28,10 @@
 #include <stdint.h>
 #include <stddef.h>
 
-void semihost_exit(int code);
+#include "console.h"
 
 /* ---------------------------------------------------------------- */
-/* UART (PL011 at 0x09000000 on virt) */
-
-#define UART_DR   (*(volatile uint32_t *)0x09000000UL)
-#define UART_FR   (*(volatile uint32_t *)0x09000018UL)
-
-static void putc_(char c)
-{
-    while (UART_FR & (1 << 5)) {
-    }
-    UART_DR = c;
-}
-
-static void puts_(const char *s)
-{
-    while (*s) {
-        if (*s == '\n') {
-            putc_('\r');
-        }
-        putc_(*s++);
-    }
-}
-
-static void puthex(uint64_t v)
-{
-    char b[19];
-    int i;
-
-    b[0] = '0';
-    b[1] = 'x';
-    for (i = 0; i < 16; i++) {
-        b[2 + i] = "0123456789abcdef"[(v >> (60 - 4 * i)) & 0xf];
-    }
-    b[18] = 0;
-    puts_(b);
-}
-
-static int failures;
-
-static void result(const char *name, int ok, const char *what,
-                   uint64_t got, uint64_t want)
-{
-    puts_("RESULT ");
-    puts_(name);
-    if (ok) {
-        puts_(" PASS\n");
-        return;
-    }
-    failures++;
-    puts_(" FAIL ");
-    puts_(what);
-    puts_(" got ");
-    puthex(got);
-    puts_(" want ");
-    puthex(want);
-    puts_("\n");
-}
+/* Console and RESULT lines: console.c */
 
 static __attribute__((unused)) void skip(const char *name, const char *why)
 {
@@ -224,20 +169,6 @@ uint64_t sync_handler(uint64_t esr, uint64_t elr)
     return 0;
 }
 
-void bad_exception(uint64_t type, uint64_t esr, uint64_t elr, uint64_t far);
-void bad_exception(uint64_t type, uint64_t esr, uint64_t elr, uint64_t far)
-{
-    puts_("Bail out! unexpected exception ");
-    puthex(type);
-    puts_(" esr ");
-    puthex(esr);
-    puts_(" elr ");
-    puthex(elr);
-    puts_(" far ");
-    puthex(far);
-    puts_("\n");
-    semihost_exit(3);
-}
 
 /* ---------------------------------------------------------------- */
 /* Sequences from ops.S */
@@ -1211,5 +1142,5 @@ int main(void)
     (void)skip;
 #endif
     puts_("# done\n");
-    return failures ? 1 : 0;
+    return result_failures() ? 1 : 0;
 }
