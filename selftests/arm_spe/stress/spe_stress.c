@@ -1590,6 +1590,11 @@ static int cmd_fault(int argc, char **argv)
 			}
 			spe_disable(&s);
 			spe_session_collect(&s);
+			/* The emulated unit reports a fault some instructions
+			 * late (strict model): when it came in the last slice,
+			 * its TRUNCATED record is the last thing handed over. */
+			if (after_trunc < 0 && s.n_truncated)
+				after_trunc = (long long)s.aux_rec_bytes;
 			ctr_snap(c1);
 			sessions++;
 			for (i = 0; i < NCTR; i++)
