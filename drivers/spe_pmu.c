@@ -267,13 +267,20 @@ void spe_pause(struct spe_cpu *c, struct perf_event *event, bool marked)
 		      HRTIMER_MODE_REL_PINNED_HARD);
 }
 
-/* An empty AUX record flagged TRUNCATED where the data stopped. */
+/*
+ * An empty AUX record flagged TRUNCATED where the data stopped. Ending a
+ * transaction TRUNCATED makes perf core request the event's disable
+ * (perf_aux_output_end()); the event is only paused, and the caller
+ * resumes it at once when there is room, so the request is withdrawn
+ * here, whatever happens next.
+ */
 static int spe_aux_mark_gap(struct spe_pmu *spe, struct perf_output_handle *h,
 			    struct perf_event *event)
 {
 	if (!perf_aux_output_begin(h, event))
 		return -ENOBUFS;
 	spe_aux_truncate(spe, h);
+	spe_event_keep_enabled(event);
 	return 0;
 }
 

@@ -87,6 +87,8 @@ m period-not-clamped drivers/spe_pmu.c sel:default \
 	'/^\tif (period < spe->min_period)$/{N;d}'
 m exclude-user-kernel-swapped drivers/spe_pmu.c sel:default \
 	's/if (!attr->exclude_user)$/if (!attr->exclude_@@)/;s/if (!attr->exclude_kernel)$/if (!attr->exclude_user)/;s/exclude_@@/exclude_kernel/'
+m gap-mark-disables drivers/spe_pmu.c sel:default \
+	'/^static int spe_aux_mark_gap/,/^}/{/spe_event_keep_enabled(event);/d}'
 
 # spe_compat.h / spe_main.c
 m cpu0-pending-disable drivers/spe_compat.h sel:fault-ea \
