@@ -19,6 +19,12 @@
 
 uint64_t wl_buf[WL_WORDS];
 
+/* Nanoseconds from @a to @b. */
+static long long ts_ns(const struct timespec *a, const struct timespec *b)
+{
+	return (b->tv_sec - a->tv_sec) * 1000000000ll + b->tv_nsec - a->tv_nsec;
+}
+
 #define CFG_TS		(1ull << 0)
 #define CFG_PA		(1ull << 1)
 #define CFG_PCT		(1ull << 2)
@@ -379,7 +385,7 @@ static void full_buffer_resumes(struct __test_metadata *_metadata,
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	while (self->s.len - len0 < 64 * 4096 * pages / 16) {
 		clock_gettime(CLOCK_MONOTONIC, &t);
-		if ((t.tv_sec - t0.tv_sec) * 1000000000ll + t.tv_nsec - t0.tv_nsec > 2000000000ll)
+		if (ts_ns(&t0, &t) > 2000000000ll)
 			break;
 		spe_wl_ldst(wl_buf, WL_WORDS - 1, 4096 * pages / 16 / rec_slot(&self->p) *
 			    (self->p.min_interval + 1) / SPE_WL_LDST_INSNS);
@@ -792,37 +798,59 @@ static int unpriv_try_caps(const struct spe_pmu_info *p, uint64_t config, int ex
 		struct spe_session s;
 		struct spe_expect e;
 		struct spe_stats st;
+		struct timespec t0, t, gap;
+		unsigned int n_tr = 0;
 		int ret = 0;
 
 		if (drop_privileges(perfmon))
 			_exit(255);
 		spe_attr_init(&a, p, config | CFG_TS, p->min_interval);
 		a.exclude_kernel = excl_kernel;
-		/*
-		 * 64 AUX pages: with kernel sampling a slow (debug) kernel's own
-		 * work around enable and exit can fill a small buffer before
-		 * the workload runs.
-		 */
 		if (spe_session_open(&s, &a, tpid, cpu, 4, 64, 0))
 			_exit(errno & 0xff);
-		spe_enable(&s);
-		spe_wl_ldst(wl_buf, WL_WORDS - 1, 3000);
-		spe_disable(&s);
-		spe_session_collect(&s);
 		spe_expect_default(&e, p);
 		e.ts = 1;
 		e.el_user_only = excl_kernel;
 		e.buf = wl_buf;
 		e.buf_len = sizeof(wl_buf);
+		/*
+		 * A reader that keeps up, as perf record is. With kernel
+		 * sampling, a debug kernel's own work right after the enable
+		 * (KASAN and lockdep: about 1M operations) fills the 64
+		 * pages before the workload's first sample, and the driver
+		 * pauses until this reads. On a loaded host the timer ticks
+		 * of a starved vCPU alone (sampled in this task's context)
+		 * refill it within a few chunks. The workload runs in short
+		 * chunks, each followed by a read, until 100 ms of wall time
+		 * passed since the last gap (the driver looks for room at
+		 * least every 8 ms), 5 s at most. Validation comes after
+		 * the disable: profiled, it would fill the buffer itself.
+		 */
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		gap = t0;
+		spe_enable(&s);
+		do {
+			spe_wl_ldst(wl_buf, WL_WORDS - 1, 3000);
+			spe_session_collect(&s);
+			clock_gettime(CLOCK_MONOTONIC, &t);
+			if (s.n_truncated != n_tr) {
+				n_tr = s.n_truncated;
+				gap = t;
+			}
+		} while (ts_ns(&gap, &t) < 100000000ll && ts_ns(&t0, &t) < 5000000000ll);
+		spe_disable(&s);
+		spe_session_collect(&s);
 		spe_session_validate(&s, &e, &st, NULL, NULL);
 		if (st.with_ctx)
 			ret |= 1;
 		if (st.violations || !st.in_ldst_loop) {
 			/* The harness output of the parent shows it. */
-			fprintf(stderr, "# uid %d, config %#llx, exclude_kernel %d: %u violations (first: %s), %llu loop records\n",
+			fprintf(stderr, "# uid %d, config %#llx, exclude_kernel %d: %u violations (first: %s), %llu loop records; %llu records (EL0 %llu, kernel %llu), %zu bytes, %u TRUNCATED\n",
 				(int)getuid(), (unsigned long long)config, excl_kernel,
 				st.violations, st.violations ? st.first : "-",
-				(unsigned long long)st.in_ldst_loop);
+				(unsigned long long)st.in_ldst_loop,
+				(unsigned long long)st.records, (unsigned long long)st.el0,
+				(unsigned long long)st.el_kernel, s.len, s.n_truncated);
 			ret |= 2;
 		}
 		_exit(0x80 | ret);

@@ -69,8 +69,8 @@ grep -qwE 'perf_allow_kernel|sysctl_perf_event_paranoid' "$KDIR/Module.symvers" 
 # The debug kernel (KASAN, lockdep, kmemleak) runs the same tests about
 # three times slower under TCG: its timeouts scale so that a slow but
 # healthy run is not taken for a hang.
-tscale=1 quarantine=""
-[ "$kid" = debug ] && tscale=3 quarantine="-T unprivileged_paranoid_extremes"
+tscale=1
+[ "$kid" = debug ] && tscale=3
 # expected_skips SUITE: the skip manifest of one boot (tools/vm/parse_log.py),
 # derived from the boot's parameters (the locals of boot()) and the
 # kernel's uapi, never from the driver: a case may skip only because the
@@ -162,10 +162,6 @@ boot() {
 			# record written by any CPU (N counts them all together):
 			# nothing else may write records first.
 			fault) echo "fault${T}$((120 * tscale))${T}. ./env && ./spe_buffer -t injected_fault_reported" ;;
-			# Quarantined on the debug kernel only: the unprivileged
-			# child captured no loop records there with the strict
-			# emulator (open bug, see Documentation/testing.rst).
-			buffer) echo "$t${T}$((240 * tscale))${T}. ./env && ./spe_$t${quarantine:+ $quarantine}" ;;
 			*) echo "$t${T}$((240 * tscale))${T}. ./env && ./spe_$t" ;;
 			esac
 		done
