@@ -328,17 +328,70 @@ TEST_F(cap, period_rounded_down)
 	EXPECT_NEAR_COUNT(self->st.in_ldst_loop, exp, 10, 3);
 }
 
+/*
+ * The step between two consecutive samples of the ldst loop, in loop
+ * positions (modulo its 7 instructions). With a fixed interval every step
+ * is the same, (interval + 1) mod 7 (3.1.2), but for the few that span the
+ * code between two runs of the loop; with PMSIRR_EL1.RND the reload's low
+ * 8 bits are random (3.1.3) and the steps spread over all 7 values.
+ */
+struct loop_steps {
+	uint64_t last;
+	int have;
+	unsigned int n[SPE_WL_LDST_INSNS], pairs;
+};
+
+static void step_hook(const struct spe_record *r, void *arg, struct spe_stats *st)
+{
+	struct loop_steps *j = arg;
+	uint64_t pc = spe_addr_va_sext(r->addr[SPE_ADDR_IDX_PC]) & 0x00ffffffffffffffull;
+	uint64_t pos;
+
+	if (pc < (uintptr_t)spe_wl_ldst_loop || pc >= (uintptr_t)spe_wl_ldst_end) {
+		j->have = 0;
+		return;
+	}
+	pos = (pc - (uintptr_t)spe_wl_ldst_loop) / 4;
+	if (j->have) {
+		j->n[(pos + SPE_WL_LDST_INSNS - j->last) % SPE_WL_LDST_INSNS]++;
+		j->pairs++;
+	}
+	j->last = pos;
+	j->have = 1;
+}
+
+static unsigned int top_step(const struct loop_steps *j)
+{
+	unsigned int i, top = 0;
+
+	for (i = 0; i < SPE_WL_LDST_INSNS; i++)
+		if (j->n[i] > top)
+			top = j->n[i];
+	return top;
+}
+
 TEST_F(cap, jitter)
 {
 	uint64_t per = spe_effective_period(&self->p, self->period);
 	double lo = (double)SPE_WL_LDST_INSNS * LDST_ITERS / (per + 257);
 	double hi = (double)SPE_WL_LDST_INSNS * LDST_ITERS / (per + 1);
+	struct loop_steps fixed = { 0 }, jit = { 0 };
 
+	/* Reference: the same session without jitter (logged). */
+	ASSERT_OPEN(capture_hook(&self->p, &self->a, 0, -1, WL_LDST, &self->e, &self->st,
+				 &self->s, step_hook, &fixed), &self->s);
+	spe_session_close(&self->s);
 	self->a.config |= CFG_JITTER;
-	ASSERT_OPEN(capture(&self->p, &self->a, 0, -1, WL_LDST, &self->e, &self->st, &self->s), &self->s);
+	ASSERT_OPEN(capture_hook(&self->p, &self->a, 0, -1, WL_LDST, &self->e, &self->st,
+				 &self->s, step_hook, &jit), &self->s);
 	EXPECT_VALID(&self->st);
 	EXPECT_GE(self->st.in_ldst_loop, lo * 0.95 - 3);
 	EXPECT_LE(self->st.in_ldst_loop, hi * 1.05 + 3);
+	TH_LOG("most common loop step: %u of %u pairs without jitter, %u of %u with",
+	       top_step(&fixed), fixed.pairs, top_step(&jit), jit.pairs);
+	/* Uniform over 7 steps: 1/7 each; more than half on one is no jitter. */
+	ASSERT_GE(jit.pairs, 20);
+	EXPECT_LT(2 * top_step(&jit), jit.pairs) TH_LOG("the interval does not vary with jitter=1");
 }
 
 /* ---- filters (3.2.2): the population changes as the spec says ---- */

@@ -119,7 +119,7 @@ boot() {
 	case $want in "  ") ;; *" $name "*) ;; *) return 0 ;; esac
 	# Emulator defaults (tools/qemu/README.md), then the properties set.
 	local version=5 interval=256 maxsize=64 countsize=12 align=64 fe=1 ft=1 fl=1
-	local fne=1 fds=0 eft=0 archinst=1 ernd=0 lds=0 fault=none kv k v kernel_el=1
+	local fne=1 fds=0 eft=0 archinst=1 ernd=0 lds=0 fault=none strict=1 kv k v kernel_el=1
 	# machine=OPTS before "boot" adds -M virt options; with
 	# virtualization=on the kernel runs at EL2 (VHE).
 	case ,${machine:-}, in *,virtualization=on,*) kernel_el=2 ;; esac
@@ -134,7 +134,7 @@ boot() {
 		spe-align) align=$v ;; spe-fe) fe=$v ;; spe-ft) ft=$v ;; spe-fl) fl=$v ;;
 		spe-fne) fne=$v ;; spe-fds) fds=$v ;; spe-eft) eft=$v ;;
 		spe-archinst) archinst=$v ;; spe-ernd) ernd=$v ;; spe-lds) lds=$v ;;
-		spe-fault) fault=$v ;;
+		spe-fault) fault=$v ;; spe-strict) strict=$v ;;
 		esac
 	done
 	unset IFS
@@ -149,7 +149,7 @@ boot() {
 	export SPE_EXP_ARCHINST=$archinst SPE_EXP_ERND=$ernd SPE_EXP_LDS=$lds
 	export SPE_EXP_CONFIG3=$cfg3 SPE_EXP_CONFIG4=$cfg4 SPE_EXP_CPUS=2
 	export SPE_EXP_PID_CTX=$pid_ctx SPE_EXP_PARANOID_KERNEL=$paranoid_kernel SPE_FAULT=$fault
-	export SPE_EXP_KERNEL_EL=$kernel_el
+	export SPE_EXP_KERNEL_EL=$kernel_el SPE_EXP_COLLISIONS=$strict
 	EOT
 	expected_skips "selftests-$name" >"$dir/expected-skips"
 	{

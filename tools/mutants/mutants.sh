@@ -44,8 +44,8 @@ m pmbsr-cleared-before-window drivers/spe_irq.c sel:default \
 	's/^\t\tret = spe_aux_begin(spe, h, event);/\t\tspe_write(0, PMBSR);\n\t\tisb();\n&/'
 m irq-stop-without-disable drivers/spe_irq.c sel:fault-s1 \
 	'/^\tif (act == SPE_ACT_STOP) {/,/spe_disable_and_drain_local();/{/spe_disable_and_drain_local();/d}'
-m coll-ignored drivers/spe_irq.c sel:default+fault-dl \
-	'/if (SPE_FIELD_GET(SPE_PMBSR_COLL, pmbsr))$/{N;d}'
+m coll-ignored drivers/spe_irq.c sel:default \
+	'/^\t\t\*aux_flags |= PERF_AUX_FLAG_COLLISION;$/d'
 m dl-restart-saved-pointer drivers/spe_irq.c sel:fault-dl \
 	's/^\t\tret = spe_aux_begin(spe, h, event);/\t\tret = SPE_FIELD_GET(SPE_PMBSR_DL, pmbsr) ? 0 : spe_aux_begin(spe, h, event);/'
 m restart-after-ea drivers/spe_irq.c sel:fault-ea \
