@@ -78,8 +78,11 @@ else
 fi
 # The debug kernel (KASAN, lockdep, kmemleak...) runs about 10x slower:
 # a quarter of the events, longer timeouts.
+# auxmem populates 60 % of the guest's memory under pressure: minutes on
+# the debug kernel when the host is busy.
+ctmo=120
 if [ "$kid" = debug ]; then
-	fuzz_n=$((fuzz_n / 4)) w_n=$((w_n / 3)) tmo=$((tmo * 3))
+	fuzz_n=$((fuzz_n / 4)) w_n=$((w_n / 3)) tmo=$((tmo * 3)) ctmo=$((ctmo * 3))
 fi
 {
 	echo "load${T}30${T}insmod ./arm_spe_perf.ko"
@@ -89,8 +92,8 @@ fi
 		echo "workers$r${T}300${T}./spe_stress workers -n $w_n"
 		echo "workers_hotplug$r${T}300${T}./spe_stress workers -H -n $w_n"
 	done
-	echo "auxmem${T}120${T}./spe_stress auxmem"
-	echo "rmmod${T}120${T}./spe_stress rmmod ./arm_spe_perf.ko"
+	echo "auxmem${T}${ctmo}${T}./spe_stress auxmem"
+	echo "rmmod${T}${ctmo}${T}./spe_stress rmmod ./arm_spe_perf.ko"
 	echo "unload${T}30${T}rmmod arm_spe_perf"
 } >"$out/main.list"
 boot main "" "$tmo" <"$out/main.list"
