@@ -88,6 +88,9 @@ if want vm; then
 		# run, not only build.
 		run_suite selftests-6.1 --as selftests selftests/arm_spe/vm-suite.sh "$qemu_spe" 6.1 default
 		run_suite selftests-7 --as selftests selftests/arm_spe/vm-suite.sh "$qemu_spe" 7 default eft
+		# The second witness: the same tests against mainline's
+		# arm_spe_pmu (selftests/arm_spe/mainline.tsv: what differs).
+		run_suite mainline --as selftests selftests/arm_spe/vm-suite.sh "$qemu_spe" "$kid" mainline
 		run_suite perf tools/perf/vm-suite.sh "$qemu_spe" "$kid"
 		run_suite stress tools/stress/vm-suite.sh "$qemu_spe" "$kid"
 		run_suite pcsr selftests/arm_pcsr/vm-suite.sh "$qemu_spe" "$kid"

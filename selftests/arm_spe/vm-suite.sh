@@ -109,6 +109,36 @@ expected_skips() {
 	return 0
 }
 
+# The "mainline" boot runs the tests against mainline's driver, Debian's
+# arm_spe_pmu.ko of the same kernel (the second witness); mainline.tsv
+# lists the cases that differ and why.
+mainline_ko() {
+	local src
+	src=$(find "${KIMAGE%/boot/*}/usr/lib/modules/$KVER/kernel/drivers/perf" \
+		-name 'arm_spe_pmu.ko*' 2>/dev/null | head -n1)
+	[ -n "$src" ] || return 1
+	case $src in
+	*.xz) xz -dc "$src" >"$out/arm_spe_pmu.ko" ;;
+	*.zst) zstd -qdc "$src" >"$out/arm_spe_pmu.ko" ;;
+	*) cp "$src" "$out/arm_spe_pmu.ko" ;;
+	esac
+}
+# mainline_cases BINARY KIND...: the test names of spe_BINARY.c that
+# mainline.tsv lists with one of those KINDs (globs expanded against the
+# source, the harness's -T wants names).
+mainline_cases() {
+	local bin=$1 b c k w n
+	shift
+	grep -v '^#' "$here/mainline.tsv" | while IFS=$'\t' read -r b c k w; do
+		[ "$b" = "$bin" ] || continue
+		[[ " $* " == *" $k "* ]] || continue
+		for n in $(sed -nE 's/^TEST(_F)?\(([a-z_]+, *)?([a-z0-9_]+)\).*/\3/p' "$here/spe_$bin.c"); do
+			# shellcheck disable=SC2053 # c is a glob
+			[[ ${c#*.} == $n || $n == ${c#*.} ]] && echo "$n"
+		done
+	done
+}
+
 T=$'\t'
 tot_p=0 tot_f=0 tot_s=0
 # boot NAME QEMU_CPU_PROPS TESTS...
@@ -116,7 +146,8 @@ tot_p=0 tot_f=0 tot_s=0
 boot() {
 	local name=$1 props=$2 t
 	shift 2
-	case $want in "  ") ;; *" $name "*) ;; *) return 0 ;; esac
+	# All boots by default, but for the mainline one: its own stage.
+	case $want in "  ") [ "${driver:-this}" = this ] || return 0 ;; *" $name "*) ;; *) return 0 ;; esac
 	# Emulator defaults (tools/qemu/README.md), then the properties set.
 	local version=5 interval=256 maxsize=64 countsize=12 align=64 fe=1 ft=1 fl=1
 	local fne=1 fds=0 eft=0 archinst=1 ernd=0 lds=0 fault=none strict=1 kv k v kernel_el=1
@@ -151,22 +182,35 @@ boot() {
 	export SPE_EXP_PID_CTX=$pid_ctx SPE_EXP_PARANOID_KERNEL=$paranoid_kernel SPE_FAULT=$fault
 	export SPE_EXP_KERNEL_EL=$kernel_el SPE_EXP_COLLISIONS=$strict
 	EOT
-	expected_skips "selftests-$name" >"$dir/expected-skips"
+	local drv=${driver:-this} mod=$ko modname=arm_spe_perf
+	if [ "$drv" = mainline ]; then
+		mainline_ko || { echo "not ok - selftests-$name: no arm_spe_pmu module in $KVER"; tot_f=$((tot_f + 1)); return 0; }
+		mod=$out/arm_spe_pmu.ko modname=arm_spe_pmu
+	fi
+	{
+		expected_skips "selftests-$name"
+		[ "$drv" = mainline ] && grep -v '^#' "$here/mainline.tsv" |
+			awk -F'\t' -v s="selftests-$name" '$3 == "skip" { print s "\t" $1 "/" $2 "\tmainline: " $4 }'
+	} >"$dir/expected-skips"
 	{
 		for t in "$@"; do
+			local excl=""
+			if [ "$drv" = mainline ]; then
+				excl=$(mainline_cases "$t" own abi bug open | sed 's/^/ -T /' | tr -d '\n')
+			fi
 			case $t in
 			module_load) echo "module_load${T}$((120 * tscale))${T}./module_load.sh ./arm_spe_perf.ko" ;;
-			load) echo "load${T}$((30 * tscale))${T}insmod ./arm_spe_perf.ko" ;;
-			unload) echo "unload${T}$((30 * tscale))${T}rmmod arm_spe_perf" ;;
+			load) echo "load${T}$((30 * tscale))${T}insmod ./${mod##*/}" ;;
+			unload) echo "unload${T}$((30 * tscale))${T}rmmod $modname" ;;
 			# The injected fault fires once per machine, on the Nth
 			# record written by any CPU (N counts them all together):
 			# nothing else may write records first.
 			fault) echo "fault${T}$((120 * tscale))${T}. ./env && ./spe_buffer -t injected_fault_reported" ;;
-			*) echo "$t${T}$((240 * tscale))${T}. ./env && ./spe_$t" ;;
+			*) echo "$t${T}$((240 * tscale))${T}. ./env && ./spe_$t$excl" ;;
 			esac
 		done
 	} >"$dir/list"
-	local files=(--file "$ko:/tests/" --file "$dir/env:/tests/env"
+	local files=(--file "$mod:/tests/" --file "$dir/env:/tests/env"
 		--file "$here/module_load.sh:/tests/")
 	for t in discovery capture errors buffer validator observe; do
 		files+=(--file "$out/bin/spe_$t:/tests/")
@@ -192,6 +236,8 @@ boot eft "spe-eft=on,spe-fds=on,spe-lds=on" load discovery capture errors
 # The kernel at EL2 (VHE): PMSCR_EL1 accesses reach PMSCR_EL2, the PID is
 # in CONTEXTIDR_EL2 (Context index 1), kernel samples are EL2 samples.
 machine=virtualization=on boot vhe "" load discovery capture errors buffer observe unload
+# Mainline's driver, the same tests but this driver's own (mainline.tsv).
+driver=mainline boot mainline "" load validator discovery capture errors buffer unload
 boot fault-s1 "spe-fault=s1:40" load fault discovery unload
 boot fault-dl "spe-fault=dl:40" load fault unload
 boot fault-ea "spe-fault=ea:40" load fault unload
