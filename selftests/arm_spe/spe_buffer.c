@@ -88,10 +88,27 @@ FIXTURE_TEARDOWN(buf)
 		write_paranoid(self->paranoid);
 }
 
+/*
+ * MaxSize and Align for sizing workloads: this driver's caps; for a driver
+ * without them (mainline's), what the boot expects (SPE_EXP_*, from the
+ * emulator's properties), else the smallest record (64 bytes, Align 1).
+ * caps_match_implementation checks the caps themselves.
+ */
+static uint64_t max_rec(const struct spe_pmu_info *p)
+{
+	return p->max_record_size > 0 ? (uint64_t)p->max_record_size :
+	       (uint64_t)spe_env_long("SPE_EXP_MAXSIZE", 64);
+}
+
+static uint64_t rec_align(const struct spe_pmu_info *p)
+{
+	return p->align > 0 ? (uint64_t)p->align : (uint64_t)spe_env_long("SPE_EXP_ALIGN", 1);
+}
+
 static uint64_t bytes_per_iter(const struct spe_pmu_info *p)
 {
 	/* Upper bound of AUX bytes per ldst iteration at the minimum interval. */
-	return (SPE_WL_LDST_INSNS * (uint64_t)p->max_record_size) / (p->min_interval + 1) + 1;
+	return (SPE_WL_LDST_INSNS * max_rec(p)) / (p->min_interval + 1) + 1;
 }
 
 /*
@@ -101,7 +118,7 @@ static uint64_t bytes_per_iter(const struct spe_pmu_info *p)
  */
 static uint64_t rec_slot(const struct spe_pmu_info *p)
 {
-	uint64_t a = p->align > 0 ? p->align : 1, m = p->max_record_size > 0 ? p->max_record_size : 64;
+	uint64_t a = rec_align(p), m = max_rec(p);
 
 	return (m + a - 1) / a * a;
 }
