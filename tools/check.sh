@@ -44,6 +44,7 @@ if want host; then
 	if [ -f tools/decoder/Makefile ]; then
 		run_suite decoder make -s -C tools/decoder check
 	fi
+	run_suite classify tools/qemu/classify/run.sh
 fi
 
 if want build; then

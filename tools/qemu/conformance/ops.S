@@ -70,3 +70,26 @@ spe_spin:
 	probe	op_csel, "cmp x2, x2", "csel x3, x2, x1, eq"
 	probe	op_add, "nop", "add x3, x2, x1"
 	probe	op_psb, "nop", "hint #17"
+
+/*
+ * The classifier's cases (emulation.rst, "Operation classification"):
+ * one probe per decode bug fixed, and the unspecified-register forms.
+ */
+	.arch	armv8.5-a+lse+rcpc+memtag+sve
+	probe	op_ldapr, "nop", "ldapr x3, [x1]"
+	probe	op_casp, "nop", "casp x4, x5, x6, x7, [x1]"
+	probe	op_ldrsw_lit, "nop", "ldrsw x3, op_ldrsw_lit_data"
+	probe	op_ldg, "nop", "ldg x3, [x1, #16]"
+	probe	op_ld1d, "ptrue p0.d", "ld1d {z0.d}, p0/z, [x1, #1, mul vl]"
+	probe	op_st1d, "ptrue p0.d", "st1d {z0.d}, p0, [x1, x2, lsl #3]"
+	probe	op_csel_fail, "cmp x2, x2", "csel x3, x2, x1, ne"
+	probe	op_fcsel_fail, "cmp x2, x2", "fcsel d0, d1, d2, ne"
+	probe	op_dczva, "nop", "dc zva, x1"
+	probe	op_prfm, "nop", "prfm pldl1keep, [x1]"
+
+/* 4 bytes at an address that is not 8-byte aligned: LDRSW reads 4 */
+	.global	op_ldrsw_lit_data
+	.balign	8
+	.word	0
+op_ldrsw_lit_data:
+	.word	-5

@@ -102,7 +102,7 @@ echo "TAP version 13"
 echo "# qemu: $qemu"
 # The serial model (spe-strict=off): the probes disable the buffer while
 # profiling is enabled, which strict mode reports.
-run SPE 34 max,spe-strict=off
+run SPE 44 max,spe-strict=off
 run NOSPE 2 max,spe=off
 run KNOB 1 max,spe-fault=ea:2,spe-strict=off
 for v in 1 2 3 4 5; do

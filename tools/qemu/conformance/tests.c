@@ -78,6 +78,8 @@ static __attribute__((unused)) void skip(const char *name, const char *why)
 #define PMBIDR_EL1    S3_0_C9_C10_7
 #define ID_AA64DFR0   S3_0_C0_C5_0
 #define CONTEXTIDR    S3_0_C13_C0_1
+#define CPACR_EL1     S3_0_C1_C0_2
+#define ZCR_EL1       S3_0_C1_C2_0
 
 /* ---------------------------------------------------------------- */
 /* Memory map, identity-mapped MMU with one unmapped page */
@@ -180,6 +182,10 @@ typedef void probe_fn(uint64_t limitr, uint64_t addr, uint64_t val);
 PROBE(op_ldr) PROBE(op_str) PROBE(op_ldp) PROBE(op_ldr_q) PROBE(op_ldaxr)
 PROBE(op_stlr) PROBE(op_ldadd) PROBE(op_bne_nt) PROBE(op_beq_t) PROBE(op_b)
 PROBE(op_br) PROBE(op_csel) PROBE(op_add) PROBE(op_psb)
+PROBE(op_ldapr) PROBE(op_casp) PROBE(op_ldrsw_lit) PROBE(op_ldg)
+PROBE(op_ld1d) PROBE(op_st1d) PROBE(op_csel_fail) PROBE(op_fcsel_fail)
+PROBE(op_dczva) PROBE(op_prfm)
+extern char op_ldrsw_lit_data[];
 
 /* ---------------------------------------------------------------- */
 /* Expected values of the -cpu max defaults (emulation.rst) */
@@ -676,6 +682,57 @@ static void t_ops(void)
             0x48, 0x00, 0, 0, ret);
 }
 
+/*
+ * The operation classifier (target/arm/tcg/spe-classify.c): one probe
+ * for each decode bug fixed, checked against D18.2.7 (Operation Type),
+ * D18.2.6 (Events) and D18.2.1 (Address).
+ */
+static void t_classify(void)
+{
+    volatile uint64_t *d = (volatile uint64_t *)DATA;
+    const uint64_t ret = 2, nt = 2 | (1 << 6);
+
+    d[0] = d[1] = d[2] = d[3] = 0;
+    /* LDAPR: a load-acquire, Load/store extended AR=1 LDST=0 */
+    t_probe("classify_ldapr_acquire_load", op_ldapr, op_ldapr_target, DATA,
+            DATA, 0x49, 0x12, 1, 0, ret);
+    /* CASP: atomic (AT=1) returning a value (LDST=0), not exclusive */
+    t_probe("classify_casp_atomic", op_casp, op_casp_target, DATA, DATA,
+            0x49, 0x06, 1, 0, ret);
+    /* LDRSW (literal) reads 4 bytes: at 8k + 4 it is aligned (no E[11]) */
+    t_probe("classify_ldrsw_literal_size4", op_ldrsw_lit,
+            op_ldrsw_lit_target, 0, (uint64_t)op_ldrsw_lit_data, 0x49, 0x00,
+            1, 0, ret);
+    /* LDG: Allocation Tag load 0b0001010x (FEAT_MTE2), at Xn + imm */
+    t_probe("classify_ldg_tag_load", op_ldg, op_ldg_target, DATA, DATA + 16,
+            0x49, 0x14, 1, 0, ret);
+    /* DC ZVA, PRFM: unspecified registers 0b0001000x (FEAT_SPEv1p1) */
+    t_probe("classify_dc_zva_unspecified_store", op_dczva, op_dczva_target,
+            DATA, DATA, 0x49, 0x11, 1, 0, ret);
+    t_probe("classify_prfm_unspecified_load", op_prfm, op_prfm_target, DATA,
+            DATA, 0x49, 0x10, 1, 0, ret);
+    /* A failed conditional select is "not taken", E[6] (D18.2.6) */
+    t_probe("classify_csel_failed_not_taken", op_csel_fail,
+            op_csel_fail_target, 0, 0, 0x48, 0x01, 0, 0, nt);
+    t_probe("classify_fcsel_cond_failed", op_fcsel_fail,
+            op_fcsel_fail_target, 0, 0, 0x48, 0x01, 0, 0, nt);
+
+    /*
+     * SVE, with a 256-bit vector length (ZCR_EL1.LEN = 1): Load/store,
+     * SVE: 0b SG EVL 1 PRED 0 LDST, EVL = 0b011, PRED = 1 (zeroing load,
+     * FEAT_SPEv1p2; predicated store). The address: LD1D [Xn, #1, MUL VL]
+     * is Xn + 32, ST1D [Xn, Xm, LSL #3] is Xn + 5 * 8.
+     */
+    WR(CPACR_EL1, RD(CPACR_EL1) | (3 << 16));
+    ISB();
+    WR(ZCR_EL1, 1);
+    ISB();
+    t_probe("classify_sve_ld1d", op_ld1d, op_ld1d_target, DATA, DATA + 32,
+            0x49, 0x3c, 1, 0, ret);
+    t_probe("classify_sve_st1d", op_st1d, op_st1d_target, DATA, DATA + 40,
+            0x49, 0x3d, 1, 0, ret);
+}
+
 /* PA (PMSCR.PA), CONTEXTIDR (PMSCR.CX) and Timestamp (PMSCR.TS) */
 static void t_collect(void)
 {
@@ -1132,6 +1189,7 @@ int main(void)
     t_count("sample_count_interval_768_long", 0x300, 20000);
     t_jitter();
     t_ops();
+    t_classify();
     t_collect();
     t_filters();
     t_full();
