@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Assemble Debian's arm64 perf (linux-perf) for a supported kernel series and
-# the shared libraries it needs into a directory that can be laid over the
+# the shared libraries it needs (and dash and GNU mktemp, for perf's shell
+# tests) into a directory that can be laid over the
 # test guest's initramfs (run.sh --file DIR/.:/).
 #
 #   perf-rootfs.sh [ID]     ID from tools/kernels/series.conf (default: the
@@ -96,10 +97,10 @@ spe_log "linux-perf $ver (arm64): resolving its dependency closure"
 debs=$ARM_SPE_CACHE/perf/debs
 mkdir -p "$debs/partial"
 papt -q -y --download-only --no-install-recommends \
-	-o Dir::Cache::archives="$debs" install "linux-perf=$ver" >&2 ||
+	-o Dir::Cache::archives="$debs" install "linux-perf=$ver" coreutils dash >&2 ||
 	spe_die "apt could not download linux-perf=$ver and its dependencies"
 # The set apt chose: everything it would install now (re-simulated, cheap).
-mapfile -t pkgs < <(papt -s -q -y --no-install-recommends install "linux-perf=$ver" |
+mapfile -t pkgs < <(papt -s -q -y --no-install-recommends install "linux-perf=$ver" coreutils dash |
 	awk '$1 == "Inst" { v = $3; gsub(/[()]/, "", v); print $2 "_" v }')
 [ ${#pkgs[@]} -gt 0 ] || spe_die "apt resolved no packages for linux-perf=$ver"
 spe_log "unpacking ${#pkgs[@]} packages"
@@ -108,7 +109,7 @@ rm -rf "$out.tmp" && mkdir -p "$full"
 for p in "${pkgs[@]}"; do
 	n=${p%%_*} v=${p#*_}
 	f=$(find "$debs" -maxdepth 1 -name "${n}_*_arm64.deb" -o -maxdepth 1 -name "${n}_*_all.deb" |
-		while read -r x; do [ "$(dpkg-deb -f "$x" Version)" = "$v" ] && echo "$x"; done | head -n1)
+		while read -r x; do if [ "$(dpkg-deb -f "$x" Version)" = "$v" ]; then echo "$x"; fi; done | head -n1)
 	[ -n "$f" ] || spe_die "downloaded set lacks $n $v"
 	dpkg-deb -x "$f" "$full"
 done
@@ -156,7 +157,10 @@ else
 			case $t in /*) f=$full$t ;; *) f=$(dirname "$f")/$t ;; esac
 		done
 	}
-	queue=("$perf_bin")
+	# perf's own shell tests want Debian's /bin/sh (dash) and GNU
+	# mktemp (templates with five X; busybox's wants six, and busybox sh
+	# runs its own applets whatever PATH says).
+	queue=("$perf_bin" "$full/usr/bin/mktemp" "$full/usr/bin/dash")
 	for pl in "$full"/usr/lib/aarch64-linux-gnu/traceevent/plugins/*.so \
 		"$full"/usr/lib/aarch64-linux-gnu/libtraceevent/plugins/*.so; do
 		[ -e "$pl" ] && queue+=("$pl")
