@@ -42,6 +42,12 @@ w=$(grep -c '"comm":"spe_workload"' "$SPE_TMP/pd.json")
 pass "$n records, each attributed to spe_workload"
 SH
 chmod +x "$stage/perf_decode.sh"
+# perf's own Arm SPE shell tests, unchanged, from Debian's linux-source
+# (perf_shell.sh runs one and takes its verdict).
+shell_dir=$(spe_linux_source_files perf-shell-tests . \
+	tools/perf/tests/shell/test_arm_spe.sh tools/perf/tests/shell/test_arm_spe_fork.sh) ||
+	spe_die "no perf shell tests in linux-source"
+cp "$shell_dir/test_arm_spe.sh" "$shell_dir/test_arm_spe_fork.sh" "$stage/"
 list=$stage.list
 # NAME<TAB>TIMEOUT<TAB>COMMAND, in order: perf_record.sh leaves the
 # recording the report/script tests read. PERF_LDLAT (default 2): perf mem's
@@ -57,7 +63,14 @@ perf_dump	400	./perf_dump.sh 0.1 2048
 perf_filters	240	./perf_filters.sh ${PERF_MIN_LATENCY:-4} 0.5
 perf_snapshot	240	./perf_snapshot.sh
 perf_mem	240	./perf_mem.sh ${PERF_LDLAT:-2} 0.5
+perf_shell_arm_spe_fork	300	./perf_shell.sh test_arm_spe_fork.sh
 LIST
+# PERF_SHELL_ALL=1: perf's test_arm_spe.sh too, not in make check: its
+# system-wide case decodes every CPU's samples at the default period, over
+# 5 minutes under TCG (Documentation/perf.rst).
+if [ "${PERF_SHELL_ALL:-0}" = 1 ]; then
+	printf 'perf_shell_arm_spe\t900\t./perf_shell.sh test_arm_spe.sh\n' >>"$list"
+fi
 # PERF_ONLY="perf_record perf_dump ...": run only those (perf_record is
 # needed by report and script).
 if [ -n "${PERF_ONLY:-}" ]; then
