@@ -332,6 +332,13 @@ int spe_insn_classify(uint32_t w)
 		return INSN_BRANCH;
 	if ((w & 0xff000000) == 0xd4000000)	/* SVC, HVC, SMC, BRK... */
 		return INSN_EXCEPTION;
+	/*
+	 * SVE memory (op0 0010, bits [31:29] 1xx): a load/store of the SVE
+	 * subclass from FEAT_SPEv1p1, SIMD&FP "other" before it; prefetches
+	 * are other (Arm ARM D18.2.7).
+	 */
+	if ((w & 0x1e000000) == 0x04000000 && (w >> 31))
+		return INSN_LDST;
 	if ((w & 0x0a000000) != 0x08000000)	/* op0 != x1x0 */
 		return INSN_OTHER;
 	/* Load/store register: unsigned offset, unscaled, pre/post, reg. */

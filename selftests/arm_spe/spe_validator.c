@@ -188,6 +188,10 @@ TEST_F(val, insn_classifier)
 	EXPECT_EQ(INSN_OTHER, spe_insn_classify(0x91000484));	/* add x4, x4, #1 */
 	EXPECT_EQ(INSN_OTHER, spe_insn_classify(0xf1000442));	/* subs x2, x2, #1 */
 	EXPECT_EQ(INSN_LDST, spe_insn_classify(0xf9800000));	/* prfm pldl1keep, [x0] */
+	/* SVE (binutils' reading): memory either class, data processing other */
+	EXPECT_EQ(INSN_LDST, spe_insn_classify(0xe400e000));	/* st1b {z0.b}, p0, [x0] */
+	EXPECT_EQ(INSN_LDST, spe_insn_classify(0xa5e04000));	/* ld1d {z0.d}, p0/z, [x0, x0, lsl #3] */
+	EXPECT_EQ(INSN_OTHER, spe_insn_classify(0x04a00000));	/* add z0.s, z0.s, z0.s */
 	/* and the workload really holds what the tests assume */
 	EXPECT_EQ(INSN_LOAD, spe_insn_classify(*(uint32_t *)(uintptr_t)spe_wl_ldst_loop));
 	EXPECT_EQ(INSN_STORE, spe_insn_classify(*(uint32_t *)(uintptr_t)(spe_wl_ldst_loop + 8)));
