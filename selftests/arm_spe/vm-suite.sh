@@ -63,6 +63,8 @@ grep -qs PERF_ATTR_SIZE_VER9 "$uapi" && cfg4=1
 # the sysctl it reads. Read from what a module links against, not from
 # the version: distributions backport (Documentation/driver.rst).
 paranoid_kernel=0
+preempt_rt=0
+grep -qx 'CONFIG_PREEMPT_RT=y' "$kconfig" 2>/dev/null && preempt_rt=1
 grep -qwE 'perf_allow_kernel|sysctl_perf_event_paranoid' "$KDIR/Module.symvers" 2>/dev/null &&
 	paranoid_kernel=1
 
@@ -120,9 +122,17 @@ boot() {
 	# Emulator defaults (tools/qemu/README.md), then the properties set.
 	local version=5 interval=256 maxsize=64 countsize=12 align=64 fe=1 ft=1 fl=1
 	local fne=1 fds=0 eft=0 archinst=1 ernd=0 lds=0 fault=none kv k v kernel_el=1
+	local boot_el=1 kpti=0 firmware=dt w
 	# machine=OPTS before "boot" adds -M virt options; with
-	# virtualization=on the kernel runs at EL2 (VHE).
-	case ,${machine:-}, in *,virtualization=on,*) kernel_el=2 ;; esac
+	# virtualization=on the kernel starts at EL2 and stays there (VHE).
+	# append=ARGS adds to the kernel command line: kpti=1 forces KPTI (the
+	# driver must refuse the device).
+	case ,${machine:-}, in *,virtualization=on,*) boot_el=2 kernel_el=2 ;; esac
+	for w in ${append:-}; do
+		case $w in
+		kpti=1 | kpti=on | kpti=y) kpti=1 ;;
+		esac
+	done
 	local IFS=,
 	for kv in $props; do
 		k=${kv%%=*} v=${kv#*=}
@@ -149,7 +159,8 @@ boot() {
 	export SPE_EXP_ARCHINST=$archinst SPE_EXP_ERND=$ernd SPE_EXP_LDS=$lds
 	export SPE_EXP_CONFIG3=$cfg3 SPE_EXP_CONFIG4=$cfg4 SPE_EXP_CPUS=2
 	export SPE_EXP_PID_CTX=$pid_ctx SPE_EXP_PARANOID_KERNEL=$paranoid_kernel SPE_FAULT=$fault
-	export SPE_EXP_KERNEL_EL=$kernel_el
+	export SPE_EXP_KERNEL_EL=$kernel_el SPE_EXP_BOOT_EL=$boot_el SPE_EXP_KPTI=$kpti
+	export SPE_EXP_FIRMWARE=$firmware SPE_EXP_PREEMPT_RT=$preempt_rt
 	EOT
 	expected_skips "selftests-$name" >"$dir/expected-skips"
 	{
@@ -158,6 +169,7 @@ boot() {
 			module_load) echo "module_load${T}$((120 * tscale))${T}./module_load.sh ./arm_spe_perf.ko" ;;
 			load) echo "load${T}$((30 * tscale))${T}insmod ./arm_spe_perf.ko" ;;
 			unload) echo "unload${T}$((30 * tscale))${T}rmmod arm_spe_perf" ;;
+			platform) echo "platform${T}$((60 * tscale))${T}. ./env && ./platform.sh" ;;
 			# The injected fault fires once per machine, on the Nth
 			# record written by any CPU (N counts them all together):
 			# nothing else may write records first.
@@ -167,19 +179,20 @@ boot() {
 		done
 	} >"$dir/list"
 	local files=(--file "$ko:/tests/" --file "$dir/env:/tests/env"
-		--file "$here/module_load.sh:/tests/")
+		--file "$here/module_load.sh:/tests/" --file "$here/platform.sh:/tests/")
 	for t in discovery capture errors buffer validator observe; do
 		files+=(--file "$out/bin/spe_$t:/tests/")
 	done
 	vm_suite_boot "selftests-$name" "$dir/result" --kernel "$kid" --qemu "$qemu" \
 		--cpu "max${props:+,$props}" ${machine:+--machine "$machine"} \
+		${append:+--append "$append"} \
 		--expected-skips "$dir/expected-skips" --timeout $((600 * tscale)) --list "$dir/list" \
 		--log "$dir/console.log" "${files[@]}"
 }
 
 # The probe matrix. The default boot runs everything; the others the tests
 # whose behaviour depends on the parameters they change.
-boot default "" validator module_load load discovery capture errors buffer observe unload
+boot default "" validator module_load load discovery capture errors buffer observe platform unload
 boot align1 "spe-align=1,spe-maxsize=128,spe-countsize=16,spe-interval=1024,spe-ernd=on" load discovery capture buffer
 # Large records: 512-byte MaxSize, each padded to a 512-byte Align.
 boot big "spe-maxsize=512,spe-align=512" load discovery capture buffer
@@ -191,7 +204,10 @@ boot nofilt "spe-version=3,spe-fe=off,spe-ft=off,spe-fl=off,spe-fne=off" load di
 boot eft "spe-eft=on,spe-fds=on,spe-lds=on" load discovery capture errors
 # The kernel at EL2 (VHE): PMSCR_EL1 accesses reach PMSCR_EL2, the PID is
 # in CONTEXTIDR_EL2 (Context index 1), kernel samples are EL2 samples.
-machine=virtualization=on boot vhe "" load discovery capture errors buffer observe unload
+machine=virtualization=on boot vhe "" load discovery capture errors buffer observe platform unload
+# KPTI forced on: the profiling buffer would be unmapped under user space,
+# so the driver must refuse the device (module loaded, no PMU) and say so.
+append=kpti=1 boot kpti "" load platform unload
 boot fault-s1 "spe-fault=s1:40" load fault discovery unload
 boot fault-dl "spe-fault=dl:40" load fault unload
 boot fault-ea "spe-fault=ea:40" load fault unload
