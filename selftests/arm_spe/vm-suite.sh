@@ -124,13 +124,15 @@ boot() {
 	local fne=1 fds=0 eft=0 archinst=1 ernd=0 lds=0 fault=none kv k v kernel_el=1
 	local boot_el=1 kpti=0 firmware=dt w
 	# machine=OPTS before "boot" adds -M virt options; with
-	# virtualization=on the kernel starts at EL2 and stays there (VHE).
+	# virtualization=on the kernel starts at EL2 and stays there (VHE)
+	# unless kvm-arm.mode=nvhe keeps it at EL1 (KVM's hyp code at EL2).
 	# append=ARGS adds to the kernel command line: kpti=1 forces KPTI (the
 	# driver must refuse the device).
 	case ,${machine:-}, in *,virtualization=on,*) boot_el=2 kernel_el=2 ;; esac
 	for w in ${append:-}; do
 		case $w in
 		kpti=1 | kpti=on | kpti=y) kpti=1 ;;
+		kvm-arm.mode=nvhe) kernel_el=1 ;;
 		esac
 	done
 	local IFS=,
@@ -208,6 +210,9 @@ machine=virtualization=on boot vhe "" load discovery capture errors buffer obser
 # KPTI forced on: the profiling buffer would be unmapped under user space,
 # so the driver must refuse the device (module loaded, no PMU) and say so.
 append=kpti=1 boot kpti "" load platform unload
+# The kernel entered at EL2 but run at EL1 (nVHE KVM, its hyp code at
+# EL2): the buffer is owned by EL1, kernel samples are EL1 samples.
+machine=virtualization=on append=kvm-arm.mode=nvhe boot nvhe "" load discovery capture errors buffer observe platform unload
 boot fault-s1 "spe-fault=s1:40" load fault discovery unload
 boot fault-dl "spe-fault=dl:40" load fault unload
 boot fault-ea "spe-fault=ea:40" load fault unload
