@@ -49,8 +49,11 @@ pid_ctx=0
 grep -qx 'CONFIG_PID_IN_CONTEXTIDR=y' "$kconfig" 2>/dev/null && pid_ctx=1
 # perf_event_attr.config3 from 6.3, config4 from 7.0 (uapi PERF_ATTR_SIZE_VER8/9)
 cfg3=0 cfg4=0
+# Debian's arch headers include the -common tree's Makefile (-common-rt for
+# the rt flavour): that tree holds the uapi.
 uapi=
-for f in "$KDIR/include/uapi/linux/perf_event.h" "${KDIR%-arm64}-common/include/uapi/linux/perf_event.h" \
+common=$(sed -n 's|^include \(.*\)/Makefile$|\1|p' "$KDIR/Makefile" 2>/dev/null | head -n1)
+for f in "$KDIR/include/uapi/linux/perf_event.h" "${common:-${KDIR%-arm64}-common}/include/uapi/linux/perf_event.h" \
 	"$KDIR/source/include/uapi/linux/perf_event.h"; do
 	[ -f "$f" ] && uapi=$f && break
 done
