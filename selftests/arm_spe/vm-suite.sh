@@ -178,7 +178,9 @@ boot() {
 			module_load) echo "module_load${T}$((120 * tscale))${T}./module_load.sh ./arm_spe_perf.ko" ;;
 			load) echo "load${T}$((30 * tscale))${T}insmod ./arm_spe_perf.ko" ;;
 			unload) echo "unload${T}$((30 * tscale))${T}rmmod arm_spe_perf" ;;
-			platform) echo "platform${T}$((60 * tscale))${T}. ./env && ./platform.sh" ;;
+			# Only spe_buffer is sure to fill a buffer (PMBIRQ).
+			platform) echo "platform${T}$((60 * tscale))${T}. ./env && ./platform.sh$(
+				case " $* " in *" buffer "*) echo " --irq-fired" ;; esac)" ;;
 			# The injected fault fires once per machine, on the Nth
 			# record written by any CPU (N counts them all together):
 			# nothing else may write records first.
@@ -228,6 +230,14 @@ machine=virtualization=on append=kvm-arm.mode=nvhe boot nvhe "" load discovery c
 # 78), so Linux reads 0 there, makes no SPE device (but an arm,trbe one
 # from the ACPI 6.5 TRBE field at 80) and the driver has nothing to probe.
 named=1 bios=uefi append=acpi=force boot acpi "" validator module_load load discovery capture errors buffer observe platform unload
+# The default boot without spe_buffer and spe_observe, named only (make
+# check runs it on the PREEMPT_RT kernel, 6.12-rt): there a per-task
+# event paused with a full buffer livelocks its task. Each failed perf_aux_output_begin()
+# queues perf core's wakeup irq_work, which PREEMPT_RT runs in the
+# irq_work/N thread: the task is switched out and in (pmu->del, pmu->add),
+# pmu->add tries the buffer again, fails, queues the wakeup again, and
+# the workload never finishes (Documentation/testing.rst, PREEMPT_RT).
+named=1 boot nobuf "" validator module_load load discovery capture errors platform unload
 boot fault-s1 "spe-fault=s1:40" load fault discovery unload
 boot fault-dl "spe-fault=dl:40" load fault unload
 boot fault-ea "spe-fault=ea:40" load fault unload
