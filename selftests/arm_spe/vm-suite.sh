@@ -49,8 +49,11 @@ pid_ctx=0
 grep -qx 'CONFIG_PID_IN_CONTEXTIDR=y' "$kconfig" 2>/dev/null && pid_ctx=1
 # perf_event_attr.config3 from 6.3, config4 from 7.0 (uapi PERF_ATTR_SIZE_VER8/9)
 cfg3=0 cfg4=0
+# Debian's arch headers include the -common tree's Makefile (-common-rt for
+# the rt flavour): that tree holds the uapi.
 uapi=
-for f in "$KDIR/include/uapi/linux/perf_event.h" "${KDIR%-arm64}-common/include/uapi/linux/perf_event.h" \
+common=$(sed -n 's|^include \(.*\)/Makefile$|\1|p' "$KDIR/Makefile" 2>/dev/null | head -n1)
+for f in "$KDIR/include/uapi/linux/perf_event.h" "${common:-${KDIR%-arm64}-common}/include/uapi/linux/perf_event.h" \
 	"$KDIR/source/include/uapi/linux/perf_event.h"; do
 	[ -f "$f" ] && uapi=$f && break
 done
@@ -63,6 +66,8 @@ grep -qs PERF_ATTR_SIZE_VER9 "$uapi" && cfg4=1
 # the sysctl it reads. Read from what a module links against, not from
 # the version: distributions backport (Documentation/driver.rst).
 paranoid_kernel=0
+preempt_rt=0
+grep -qx 'CONFIG_PREEMPT_RT=y' "$kconfig" 2>/dev/null && preempt_rt=1
 grep -qwE 'perf_allow_kernel|sysctl_perf_event_paranoid' "$KDIR/Module.symvers" 2>/dev/null &&
 	paranoid_kernel=1
 
@@ -81,6 +86,7 @@ expected_skips() {
 	local s=$1
 	x() { printf '%s\t%s\t%s\n' "$s" "$1" "$2"; }
 	[ "$fault" = none ] && x 'buffer/buf.injected_fault_reported' "no fault injected in this boot"
+	[ "$firmware" = acpi ] && x 'module_load' "module_load.sh needs the DT node (ACPI boot)"
 	[ "$eft" = 1 ] || x 'capture/cap.eft_*' "PMSIDR_EL1.EFT is 0"
 	[ "$fds" = 1 ] && [ "$cfg4" = 1 ] ||
 		x 'capture/cap.data_source_filter' "no data-source filter (PMSIDR_EL1.FDS=$fds, attr.config4=$cfg4)"
@@ -146,14 +152,26 @@ tot_p=0 tot_f=0 tot_s=0
 boot() {
 	local name=$1 props=$2 t
 	shift 2
-	# All boots by default, but for the mainline one: its own stage.
-	case $want in "  ") [ "${driver:-this}" = this ] || return 0 ;; *" $name "*) ;; *) return 0 ;; esac
+	# named=1 before "boot": only when named on the command line.
+	case $want in "  ") [ -z "${named:-}" ] || return 0 ;; *" $name "*) ;; *) return 0 ;; esac
 	# Emulator defaults (tools/qemu/README.md), then the properties set.
 	local version=5 interval=256 maxsize=64 countsize=12 align=64 fe=1 ft=1 fl=1
 	local fne=1 fds=0 eft=0 archinst=1 ernd=0 lds=0 fault=none strict=1 kv k v kernel_el=1
+	local boot_el=1 kpti=0 firmware=dt w
 	# machine=OPTS before "boot" adds -M virt options; with
-	# virtualization=on the kernel runs at EL2 (VHE).
-	case ,${machine:-}, in *,virtualization=on,*) kernel_el=2 ;; esac
+	# virtualization=on the kernel starts at EL2 and stays there (VHE)
+	# unless kvm-arm.mode=nvhe keeps it at EL1 (KVM's hyp code at EL2).
+	# append=ARGS adds to the kernel command line: kpti=1 forces KPTI (the
+	# driver must refuse the device), acpi=force with bios=uefi (edk2)
+	# makes the kernel and the driver take the ACPI description.
+	case ,${machine:-}, in *,virtualization=on,*) boot_el=2 kernel_el=2 ;; esac
+	for w in ${append:-}; do
+		case $w in
+		kpti=1 | kpti=on | kpti=y) kpti=1 ;;
+		kvm-arm.mode=nvhe) kernel_el=1 ;;
+		acpi=force) [ "${bios:-}" = uefi ] && firmware=acpi ;;
+		esac
+	done
 	local IFS=,
 	for kv in $props; do
 		k=${kv%%=*} v=${kv#*=}
@@ -181,6 +199,8 @@ boot() {
 	export SPE_EXP_CONFIG3=$cfg3 SPE_EXP_CONFIG4=$cfg4 SPE_EXP_CPUS=2
 	export SPE_EXP_PID_CTX=$pid_ctx SPE_EXP_PARANOID_KERNEL=$paranoid_kernel SPE_FAULT=$fault
 	export SPE_EXP_KERNEL_EL=$kernel_el SPE_EXP_COLLISIONS=$strict
+	export SPE_EXP_BOOT_EL=$boot_el SPE_EXP_KPTI=$kpti
+	export SPE_EXP_FIRMWARE=$firmware SPE_EXP_PREEMPT_RT=$preempt_rt
 	EOT
 	local drv=${driver:-this} mod=$ko modname=arm_spe_perf
 	if [ "$drv" = mainline ]; then
@@ -202,6 +222,9 @@ boot() {
 			module_load) echo "module_load${T}$((120 * tscale))${T}./module_load.sh ./arm_spe_perf.ko" ;;
 			load) echo "load${T}$((30 * tscale))${T}insmod ./${mod##*/}" ;;
 			unload) echo "unload${T}$((30 * tscale))${T}rmmod $modname" ;;
+			# Only spe_buffer is sure to fill a buffer (PMBIRQ).
+			platform) echo "platform${T}$((60 * tscale))${T}. ./env && ./platform.sh$(
+				case " $* " in *" buffer "*) echo " --irq-fired" ;; esac)" ;;
 			# The injected fault fires once per machine, on the Nth
 			# record written by any CPU (N counts them all together):
 			# nothing else may write records first.
@@ -211,19 +234,20 @@ boot() {
 		done
 	} >"$dir/list"
 	local files=(--file "$mod:/tests/" --file "$dir/env:/tests/env"
-		--file "$here/module_load.sh:/tests/")
+		--file "$here/module_load.sh:/tests/" --file "$here/platform.sh:/tests/")
 	for t in discovery capture errors buffer validator observe; do
 		files+=(--file "$out/bin/spe_$t:/tests/")
 	done
 	vm_suite_boot "selftests-$name" "$dir/result" --kernel "$kid" --qemu "$qemu" \
 		--cpu "max${props:+,$props}" ${machine:+--machine "$machine"} \
+		${append:+--append "$append"} ${bios:+--bios "$bios"} \
 		--expected-skips "$dir/expected-skips" --timeout $((600 * tscale)) --list "$dir/list" \
 		--log "$dir/console.log" "${files[@]}"
 }
 
 # The probe matrix. The default boot runs everything; the others the tests
 # whose behaviour depends on the parameters they change.
-boot default "" validator module_load load discovery capture errors buffer observe unload
+boot default "" validator module_load load discovery capture errors buffer observe platform unload
 boot align1 "spe-align=1,spe-maxsize=128,spe-countsize=16,spe-interval=1024,spe-ernd=on" load discovery capture buffer
 # Large records: 512-byte MaxSize, each padded to a 512-byte Align.
 boot big "spe-maxsize=512,spe-align=512" load discovery capture buffer
@@ -235,9 +259,32 @@ boot nofilt "spe-version=3,spe-fe=off,spe-ft=off,spe-fl=off,spe-fne=off" load di
 boot eft "spe-eft=on,spe-fds=on,spe-lds=on" load discovery capture errors
 # The kernel at EL2 (VHE): PMSCR_EL1 accesses reach PMSCR_EL2, the PID is
 # in CONTEXTIDR_EL2 (Context index 1), kernel samples are EL2 samples.
-machine=virtualization=on boot vhe "" load discovery capture errors buffer observe unload
-# Mainline's driver, the same tests but this driver's own (mainline.tsv).
-driver=mainline boot mainline "" load validator discovery capture errors buffer unload
+machine=virtualization=on boot vhe "" load discovery capture errors buffer observe platform unload
+# KPTI forced on: the profiling buffer would be unmapped under user space,
+# so the driver must refuse the device (module loaded, no PMU) and say so.
+append=kpti=1 boot kpti "" load platform unload
+# The kernel entered at EL2 but run at EL1 (nVHE KVM, its hyp code at
+# EL2): the buffer is owned by EL1, kernel samples are EL1 samples.
+machine=virtualization=on append=kvm-arm.mode=nvhe boot nvhe "" load discovery capture errors buffer observe platform unload
+# UEFI (edk2) and ACPI: the driver probes the arm,spe-v1 device arm64's
+# ACPI code makes from the MADT GICC entries' SPE interrupt. The default
+# tests but module_load.sh, which needs the DT node. Only when named, for
+# now: the emulator writes the GICC SPE overflow interrupt two bytes past
+# where ACPI 6.3 puts it (offset 80, after a 3-byte Reserved, instead of
+# 78), so Linux reads 0 there, makes no SPE device (but an arm,trbe one
+# from the ACPI 6.5 TRBE field at 80) and the driver has nothing to probe.
+named=1 bios=uefi append=acpi=force boot acpi "" validator module_load load discovery capture errors buffer observe platform unload
+# The default boot without spe_buffer and spe_observe, named only (make
+# check runs it on the PREEMPT_RT kernel, 6.12-rt): there a per-task
+# event paused with a full buffer livelocks its task. Each failed perf_aux_output_begin()
+# queues perf core's wakeup irq_work, which PREEMPT_RT runs in the
+# irq_work/N thread: the task is switched out and in (pmu->del, pmu->add),
+# pmu->add tries the buffer again, fails, queues the wakeup again, and
+# the workload never finishes (Documentation/testing.rst, PREEMPT_RT).
+named=1 boot nobuf "" validator module_load load discovery capture errors platform unload
+# Mainline's driver, the same tests but this driver's own (mainline.tsv),
+# named only: make check runs it as its own stage.
+named=1 driver=mainline boot mainline "" load validator discovery capture errors buffer unload
 boot fault-s1 "spe-fault=s1:40" load fault discovery unload
 boot fault-dl "spe-fault=dl:40" load fault unload
 boot fault-ea "spe-fault=ea:40" load fault unload

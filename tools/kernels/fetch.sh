@@ -17,10 +17,11 @@ SPE_LOG_TAG=kernels
 conf=$here/series.conf
 
 series() { grep -v '^#' "$conf" | awk 'NF'; }
-default_id() { series | awk '$3 == "default" { print $1 }'; }
+# The words after the regex: "default" and "flavour=NAME", in any order.
+default_id() { series | awk '/[ \t]default([ \t]|$)/ { print $1 }'; }
 
 case "${1:-}" in
---list) { default_id; series | awk '$3 != "default" { print $1 }'; }; exit 0 ;;
+--list) { default_id; series | awk '!/[ \t]default([ \t]|$)/ { print $1 }'; }; exit 0 ;;
 --default) default_id; exit 0 ;;
 esac
 id=${1:-$(default_id)}
@@ -28,6 +29,10 @@ id=${1:-$(default_id)}
 [ "$id" = debug ] && exec "$here/debug-kernel.sh"
 re=$(series | awk -v id="$id" '$1 == id { print $2 }')
 [ -n "$re" ] || spe_die "unknown kernel series '$id' (known: $(series | awk '{print $1}' | xargs))"
+# A flavour (rt: PREEMPT_RT) picks Debian's linux-image-FLAVOUR-arm64 and
+# linux-headers-FLAVOUR-arm64 instead of the generic arm64 ones.
+flavour=$(series | awk -v id="$id" '$1 == id { for (i = 3; i <= NF; i++) if ($i ~ /^flavour=/) print substr($i, 9) }')
+meta=${flavour:+$flavour-}arm64
 
 # Fast path: the series was resolved since the private apt lists were last
 # refreshed (spe_apt_setup refreshes them every 12 hours).
@@ -42,12 +47,12 @@ fi
 spe_need_host_pkgs dpkg-dev xz-utils
 spe_apt_setup
 
-ver=$(spe_apt_newest linux-image-arm64:arm64 "$re")
-[ -n "$ver" ] || spe_die "the mirror has no linux-image-arm64 matching $re"
+ver=$(spe_apt_newest "linux-image-$meta:arm64" "$re")
+[ -n "$ver" ] || spe_die "the mirror has no linux-image-$meta matching $re"
 # linux-image-arm64 depends on linux-image-<abi>-arm64 (or an -unsigned one).
 dep_of() { spe_apt_cache show "$1=$2" | sed -n 's/^Depends: //p' | head -n1 | tr ',' '\n' | sed 's/^ *//; s/ .*//; s/|.*//'; }
-img_pkg=$(dep_of linux-image-arm64:arm64 "$ver" | grep '^linux-image-' | head -n1)
-hdr_pkg=$(dep_of linux-headers-arm64:arm64 "$ver" | grep '^linux-headers-' | head -n1)
+img_pkg=$(dep_of "linux-image-$meta:arm64" "$ver" | grep '^linux-image-' | head -n1)
+hdr_pkg=$(dep_of "linux-headers-$meta:arm64" "$ver" | grep '^linux-headers-' | head -n1)
 [ -n "$img_pkg" ] && [ -n "$hdr_pkg" ] || spe_die "cannot resolve image/headers packages of $ver"
 abi=${hdr_pkg#linux-headers-}
 dest=$ARM_SPE_CACHE/kernels/$abi

@@ -17,7 +17,10 @@ for id in $("$here/fetch.sh" --list); do
 	# trivial input) where it is missing.
 	# shellcheck disable=SC1090
 	kdir=$(. "$("$here/fetch.sh" "$id" 2>/dev/null)" && echo "$KDIR")
-	for src in "$kdir" "${kdir%-arm64}-common"; do
+	# The arch headers include the -common tree's Makefile (-common-rt for
+	# the rt flavour).
+	common=$(sed -n 's|^include \(.*\)/Makefile$|\1|p' "$kdir/Makefile" 2>/dev/null | head -n1)
+	for src in "$kdir" "${common:-${kdir%-arm64}-common}"; do
 		if [ -d "$src/scripts" ] && grep -qs checker-valid.sh "$src/Makefile" &&
 			[ ! -e "$src/scripts/checker-valid.sh" ]; then
 			printf '#!/bin/sh\n# Supplied by arm-spe tools/kernels/sparse.sh.\necho "int x;" | "$@" - >/dev/null 2>&1 && echo 1\n' \

@@ -4,13 +4,16 @@
 #
 #   run.sh --list LIST [--suite NAME] [--kernel ID] [--qemu PATH]
 #          [--cpu CPU] [--smp N] [--mem MB] [--timeout S] [--append ARGS]
-#          [--machine OPTS] [--log FILE] [--expected-skips FILE]
-#          [--file SRC:DST]...
+#          [--machine OPTS] [--bios uefi|FILE] [--log FILE]
+#          [--expected-skips FILE] [--file SRC:DST]...
 #
 # LIST: one test a line, NAME<TAB>TIMEOUT<TAB>COMMAND (see guest/init).
 # --kernel: a series id of tools/kernels/series.conf (default: the default).
 # --qemu: the emulator; default $QEMU, else the system's.
 # --machine: extra -M virt options, e.g. virtualization=on (kernel at EL2).
+# --bios: firmware to boot the kernel through (-bios); "uefi" is Debian's
+#   edk2 build (qemu-efi-aarch64), which loads -kernel/-initrd over fw_cfg
+#   and hands the kernel ACPI tables (and a DT; acpi=force picks ACPI).
 # --expected-skips: the skip manifest (parse_log.py): any other skip fails.
 # On a hang the vCPUs' registers are saved to LOG.regs before QEMU is
 # stopped (through the HMP monitor socket).
@@ -24,7 +27,7 @@ SPE_LOG_TAG=vm
 # shellcheck source=../lib/apt.sh
 . "$here/../lib/apt.sh"
 
-suite=vm list="" skips="" kid="" qemu=${QEMU:-} cpu=max smp=2 mem=1024 tmo=300 append="" log="" machine=""
+suite=vm list="" skips="" kid="" qemu=${QEMU:-} cpu=max smp=2 mem=1024 tmo=300 append="" log="" machine="" bios=""
 files=()
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -38,10 +41,11 @@ while [ $# -gt 0 ]; do
 	--timeout) tmo=$2; shift ;;
 	--append) append=$2; shift ;;
 	--machine) machine=$2; shift ;;
+	--bios) bios=$2; shift ;;
 	--log) log=$2; shift ;;
 	--expected-skips) skips=$2; shift ;;
 	--file) files+=("$2"); shift ;;
-	-h|--help) sed -n '2,20s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,22s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	*) spe_die "unknown option $1 (see --help)" ;;
 	esac
 	shift
@@ -53,6 +57,15 @@ if [ -z "$qemu" ]; then
 	qemu=$(command -v qemu-system-aarch64)
 fi
 [ -x "$qemu" ] || spe_die "no QEMU at '$qemu'"
+fw=()
+if [ "$bios" = uefi ]; then
+	spe_need_host_pkgs qemu-efi-aarch64
+	bios=/usr/share/qemu-efi-aarch64/QEMU_EFI.fd
+fi
+if [ -n "$bios" ]; then
+	[ -f "$bios" ] || spe_die "no firmware at '$bios'"
+	fw=(-bios "$bios")
+fi
 env_file=$("$top/tools/kernels/fetch.sh" "$kid")
 # shellcheck disable=SC1090
 . "$env_file"
@@ -73,7 +86,7 @@ regs=$log.regs
 rm -f "$regs"
 set +e
 "$qemu" -M virt,gic-version=3${machine:+,$machine} -cpu "$cpu" -smp "$smp" -m "$mem" \
-	-nographic -nic none -no-reboot -monitor "unix:$mon,server=on,wait=off" -serial stdio \
+	-nographic -nic none -no-reboot -monitor "unix:$mon,server=on,wait=off" -serial stdio "${fw[@]}" \
 	-kernel "$KIMAGE" -initrd "$work/initrd.gz" \
 	-append "console=ttyAMA0 panic=-1 loglevel=4 $append" \
 	</dev/null >"$log" 2>&1 &

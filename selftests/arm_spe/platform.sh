@@ -1,0 +1,89 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Check that the guest booted the way the boot asked for, from the kernel's
+# own reports, and that the driver took the path that boot implies. Run
+# after the module is loaded (and, for the interrupt check, after tests
+# that filled the buffer). The expectations come from the boot's env
+# (vm-suite.sh derives them from the QEMU options and the command line):
+#   SPE_EXP_BOOT_EL    1, or 2 when the firmware enters the kernel at EL2
+#   SPE_EXP_KERNEL_EL  1, or 2 with VHE
+#   SPE_EXP_KPTI       1: KPTI is on, so the driver must refuse the device
+#   SPE_EXP_FIRMWARE   dt or acpi: which description the driver probed
+#   SPE_EXP_PREEMPT_RT 1: a PREEMPT_RT kernel; PMBIRQ must stay a hard IRQ
+# --irq-fired: tests before this one filled the buffer, so PMBIRQ must
+# have fired. Exit status as kselftest: 0 pass, 1 fail.
+fail() { echo "FAIL: $*"; exit 1; }
+# Read once: a slow guest (the debug kernel under TCG) pays for each fork.
+klog=$(dmesg | sed 's/^\[[^]]*\] //')
+log() { printf '%s\n' "$klog"; }
+has() { log | grep -q -e "$1"; }
+say() { echo "kernel log: $(log | grep -m1 -e "$1")"; }
+
+boot_el=${SPE_EXP_BOOT_EL:?} kernel_el=${SPE_EXP_KERNEL_EL:?} kpti=${SPE_EXP_KPTI:?}
+fw=${SPE_EXP_FIRMWARE:?} rt=${SPE_EXP_PREEMPT_RT:?}
+
+has "CPU: All CPU(s) started at EL$boot_el" || fail "the CPUs did not all start at EL$boot_el"
+say "started at EL"
+if [ "$boot_el" = 2 ]; then
+	if [ "$kernel_el" = 2 ]; then
+		has 'kvm \[[0-9]*\]: VHE mode initialized successfully' || fail "KVM does not say it runs VHE"
+	else
+		has 'kvm \[[0-9]*\]: Hyp nVHE mode initialized successfully' || fail "KVM does not say it runs nVHE"
+	fi
+	say "mode initialized successfully"
+fi
+
+# The vulnerabilities/meltdown file speaks of the CPU ("Not affected" on
+# one without Meltdown even with KPTI forced on): the kernel log decides.
+if [ "$kpti" = 1 ]; then
+	has 'CPU features: detected: Kernel page table isolation (KPTI)' || fail "no KPTI in the CPU features"
+	say "detected: Kernel page table isolation"
+	# The buffer would be unmapped under user space: the driver refuses
+	# the device (admin-guide.rst, KPTI), the module stays loaded.
+	has 'arm_spe_perf .*(KPTI is on); boot with kpti=0 to use SPE; not probing' ||
+		fail "the driver did not refuse the device for KPTI"
+	say "KPTI is on"
+	[ -e /sys/module/arm_spe_perf ] || fail "the module is not loaded"
+	ls -d /sys/bus/event_source/devices/arm_spe_* 2>/dev/null && fail "an arm_spe PMU is registered under KPTI"
+	echo "PASS"
+	exit 0
+fi
+has 'Kernel page table isolation' && fail "KPTI is on, the boot did not ask for it"
+
+probe=$(log | grep -m1 'arm_spe_perf .*: arm_spe_[0-9]*: SPE v1p') || fail "the driver did not probe"
+echo "kernel log: $probe"
+case $fw in
+acpi)
+	[ -d /sys/firmware/acpi/tables ] || fail "no ACPI tables"
+	[ -e /proc/device-tree ] && fail "a device tree next to ACPI"
+	# arm64's ACPI code names the device it makes from the MADT GICC
+	# entries "arm,spe-v1"; a DT node's device is named after the node.
+	case $probe in *"arm_spe_perf arm,spe-v1: "*) ;; *) fail "not the ACPI (MADT) device" ;; esac
+	;;
+dt)
+	[ -e /proc/device-tree ] || fail "no device tree"
+	case $probe in *"arm_spe_perf arm,spe-v1: "*) fail "the ACPI device on a DT boot" ;; esac
+	;;
+*) fail "SPE_EXP_FIRMWARE=$fw" ;;
+esac
+
+if [ "$rt" = 1 ]; then
+	case $(uname -v) in *PREEMPT_RT*) ;; *) fail "not a PREEMPT_RT kernel: $(uname -v)" ;; esac
+	[ "$(cat /sys/kernel/realtime 2>/dev/null)" = 1 ] || fail "/sys/kernel/realtime is not 1"
+else
+	case $(uname -v) in *PREEMPT_RT*) fail "a PREEMPT_RT kernel: $(uname -v)" ;; esac
+fi
+echo "uname -v: $(uname -v)"
+# PMBIRQ is a per-CPU interrupt: never force-threaded, not even by
+# PREEMPT_RT; no irq/N thread may exist for it.
+irq=${probe##*irq } irq=${irq%% *}
+line=$(grep "^ *$irq:" /proc/interrupts) || fail "irq $irq is not in /proc/interrupts"
+echo "interrupts: $line"
+case $line in *arm_spe_perf*) ;; *) fail "irq $irq is not the driver's" ;; esac
+n=0
+for c in $(echo "$line" | awk '{ for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) print $i }'); do
+	n=$((n + c))
+done
+[ "${1:-}" != --irq-fired ] || [ "$n" -gt 0 ] || fail "PMBIRQ (irq $irq) never fired"
+t=$(grep -l "^irq/$irq-" /proc/[0-9]*/comm 2>/dev/null) && fail "irq $irq is threaded: $t"
+echo "PASS"
