@@ -856,7 +856,14 @@ static int unpriv_try_caps(const struct spe_pmu_info *p, uint64_t config, int ex
 
 		if (drop_privileges(perfmon))
 			_exit(255);
-		spe_attr_init(&a, p, config | CFG_TS, p->min_interval);
+		/*
+		 * With the kernel sampled, a period 16 times the minimum: the
+		 * kernel's own work in this task's context (a debug kernel's
+		 * KASAN and lockdep, interrupts) then takes 16 times fewer
+		 * records, and the 64 pages hold the loop's too.
+		 */
+		spe_attr_init(&a, p, config | CFG_TS,
+			      excl_kernel ? p->min_interval : 16 * p->min_interval);
 		a.exclude_kernel = excl_kernel;
 		if (spe_session_open(&s, &a, tpid, cpu, 4, 64, 0))
 			_exit(errno & 0xff);
