@@ -31,10 +31,11 @@ markers ``.. classify-allow-begin`` and ``.. classify-allow-end`` in
 Documentation/emulation.rst (check, LLVM opcode regex, spec rule): the
 one definition of the allowed differences.
 
-Prints TAP, one line per encoding group and allow-list row, and ends
-with "classify: N passed, N failed, 0 skipped" counting the instruction
-words LLVM decodes (the others are no case). Exit status 1 on any
-failure.
+Prints TAP, one line per encoding group (with its counts of words that
+agree, disagree and that LLVM does not decode) and per allow-list row,
+and ends with "classify: N passed, N failed, 0 skipped" counting those
+lines: a group fails on any unexplained disagreement. Exit status 1 on
+any failure.
 """
 
 import argparse
@@ -345,10 +346,14 @@ def main():
             passed += 1
             g[0] += 1
 
-    n = 0
+    n = tp = tf = 0
     for gi, (gname, mask, value) in enumerate(GROUPS):
         p, f, s, diffs = per_group[gi]
         n += 1
+        if f:
+            tf += 1
+        else:
+            tp += 1
         print("%s %d - group %s (%08x/%08x): %d agree, %d disagree, "
               "%d not decoded by LLVM" % ("not ok" if f else "ok", n, gname,
                                           value, mask, p, f, s))
@@ -357,14 +362,15 @@ def main():
                   % (chk, name, want, got, cnt, ex))
     for chk, pattern, _, why, cnt in allow:
         n += 1
+        tp += 1
         print("ok %d - allowed %s %s: %d words (%s)" %
               (n, chk, pattern, cnt, why))
     print("1..%d" % n)
     # words LLVM does not decode are no test case (each group's line
     # counts them); nothing is skipped
-    print("# %d words drawn, %d not decoded by LLVM" %
-          (len(words), skipped))
-    print("classify: %d passed, %d failed, 0 skipped" % (passed, failed))
+    print("# %d words drawn, %d not decoded by LLVM; of the decoded, "
+          "%d agree, %d disagree" % (len(words), skipped, passed, failed))
+    print("classify: %d passed, %d failed, 0 skipped" % (tp, tf))
     return 1 if failed else 0
 
 
