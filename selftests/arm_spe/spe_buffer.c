@@ -123,6 +123,12 @@ static uint64_t rec_slot(const struct spe_pmu_info *p)
 	return (m + a - 1) / a * a;
 }
 
+/* ldst iterations that fill 1/16 of a @pages-page buffer at the minimum interval. */
+static uint64_t slice_iters(const struct spe_pmu_info *p, int pages)
+{
+	return 4096 * pages / 16 / rec_slot(p) * (p->min_interval + 1) / SPE_WL_LDST_INSNS;
+}
+
 #define TRACEFS "/sys/kernel/tracing"
 
 /* Record the driver's tracepoints during a test, for diagnosis. */
@@ -189,7 +195,7 @@ TEST_F(buf, wraparound)
 		 * far enough behind the writer that a window never has to end
 		 * in the page below unread data, which it may not use.
 		 */
-		spe_wl_ldst(wl_buf, WL_WORDS - 1, 4096 * pages / 16 / rec_slot(&self->p) * (self->p.min_interval + 1) / SPE_WL_LDST_INSNS);
+		spe_wl_ldst(wl_buf, WL_WORDS - 1, slice_iters(&self->p, pages));
 		ASSERT_EQ(0, spe_session_collect(&self->s)) TH_LOG("unread data overwritten");
 	}
 	spe_disable(&self->s);
@@ -404,8 +410,7 @@ static void full_buffer_resumes(struct __test_metadata *_metadata,
 		clock_gettime(CLOCK_MONOTONIC, &t);
 		if (ts_ns(&t0, &t) > 2000000000ll)
 			break;
-		spe_wl_ldst(wl_buf, WL_WORDS - 1, 4096 * pages / 16 / rec_slot(&self->p) *
-			    (self->p.min_interval + 1) / SPE_WL_LDST_INSNS);
+		spe_wl_ldst(wl_buf, WL_WORDS - 1, slice_iters(&self->p, pages));
 		ASSERT_EQ(0, spe_session_collect(&self->s)) TH_LOG("unread data overwritten");
 		/*
 		 * Resumed (records, not just padding, came after the gap):
