@@ -144,6 +144,11 @@ static int valid(uint64_t v)
     return (uint32_t)v != 0xffffffffu;
 }
 
+static int in_loop_a(uint64_t v)
+{
+    return valid(v) && in_range(PC_OF(v), loop_a, loop_a_end);
+}
+
 static int at_loop_b(uint64_t v)
 {
     return PC_OF(v) == (uint64_t)loop_b;
@@ -214,11 +219,19 @@ static void t_target(void)
 
     rc = psci_cpu_on(1, (uint64_t)secondary_entry);
     CHECK_EQ("pcsr_psci_cpu_on", "PSCI CPU_ON", rc, 0);
-    /* Leaves the suspended state; then waits for CPU 1's first TBs */
+    /*
+     * Leaves the suspended state; then waits for CPU 1's first sample.
+     * That may come before CONTEXTIDR_EL1 is written (a sample of the
+     * prologue), so the CONTEXTIDR checks wait for loop_a.
+     */
     (void)R32(1, PMPCSR_LO);
     v = poll64(1, valid, &tries);
-    result("pcsr_target_pc_in_loop_a", in_range(PC_OF(v), loop_a, loop_a_end),
-           "PMPCSR", v, (uint64_t)loop_a);
+    result("pcsr_target_first_sample_cpu1",
+           in_range(PC_OF(v), secondary_entry, loop_a_end),
+           "PMPCSR", v, (uint64_t)secondary_entry);
+    v = poll64(1, in_loop_a, &tries);
+    result("pcsr_target_pc_in_loop_a", in_loop_a(v), "PMPCSR", v,
+           (uint64_t)loop_a);
     CHECK_EQ("pcsr_target_el1", "PMPCSR.EL", EL_OF(v), 1);
     CHECK_EQ("pcsr_target_ns", "PMPCSR.NS", NS_OF(v), 1);
     CHECK_EQ("pcsr_res0_60_56", "PMPCSR[60:56]", (v >> 56) & 0x1f, 0);
