@@ -7,9 +7,11 @@
 #
 # SUITES, comma-separated, in the order they run (the first to fail kills
 # the mutant): "sel:BOOT[+BOOT...]" selftests/arm_spe/vm-suite.sh with
-# those boots of its probe matrix, "perf" tools/perf/vm-suite.sh, "stress"
-# tools/stress/vm-suite.sh. The cheap ones, run by `make check` (run.sh
-# --quick), are the NAMEs listed in "quick" below.
+# those boots of its probe matrix ("sel@KERNEL_ID:BOOT...": on that kernel
+# of tools/kernels/series.conf, not the default), "perf"
+# tools/perf/vm-suite.sh, "stress" tools/stress/vm-suite.sh. The cheap
+# ones, run by `make check` (run.sh --quick), are the NAMEs listed in
+# "quick" below.
 # Each script must change the file: run.sh reports a mutant whose script no
 # longer applies (the driver changed under it) as an error. A statement
 # under an if without braces goes with its if ({N;d}), or the if would
@@ -89,6 +91,10 @@ m exclude-user-kernel-swapped drivers/spe_pmu.c sel:default \
 	's/if (!attr->exclude_user)$/if (!attr->exclude_@@)/;s/if (!attr->exclude_kernel)$/if (!attr->exclude_user)/;s/exclude_@@/exclude_kernel/'
 m gap-mark-disables drivers/spe_pmu.c sel:default \
 	'/^static int spe_aux_mark_gap/,/^}/{/spe_event_keep_enabled(event);/d}'
+# The pause forgotten at pmu->add: looks for room at every switch-in, which
+# livelocks a per-task event on PREEMPT_RT (testing.rst, PREEMPT_RT)
+m pause-forgotten-on-add drivers/spe_pmu.c sel@6.12-rt:default \
+	's/^\tif (hwc->flags \& SPE_EVF_PAUSED) {$/\tif (0) {/'
 
 # spe_compat.h / spe_main.c
 m cpu0-pending-disable drivers/spe_compat.h sel:fault-ea \
