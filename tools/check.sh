@@ -95,6 +95,8 @@ if want vm; then
 		# PREEMPT_RT (6.12-rt): PMBIRQ a hard IRQ, a clean log, and a
 		# full buffer that must not livelock its task (testing.rst).
 		run_suite selftests-6.12-rt --as selftests selftests/arm_spe/vm-suite.sh "$qemu_spe" 6.12-rt default
+		# Debian's cloud flavour (cloud-arm64) builds arm_spe_pmu too.
+		run_suite selftests-6.12-cloud --as selftests selftests/arm_spe/vm-suite.sh "$qemu_spe" 6.12-cloud default
 		run_suite perf tools/perf/vm-suite.sh "$qemu_spe" "$kid"
 		run_suite stress tools/stress/vm-suite.sh "$qemu_spe" "$kid"
 		run_suite pcsr selftests/arm_pcsr/vm-suite.sh "$qemu_spe" "$kid"
