@@ -8,6 +8,8 @@
 #   SPE_EXP_BOOT_EL    1, or 2 when the firmware enters the kernel at EL2
 #   SPE_EXP_KERNEL_EL  1, or 2 with VHE
 #   SPE_EXP_KPTI       1: KPTI is on, so the driver must refuse the device
+#   SPE_EXP_OWNER      el1, or el2: EL2 keeps the buffer (MDCR_EL2.E2PB 0b00),
+#                      so the driver must refuse the device
 #   SPE_EXP_FIRMWARE   dt or acpi: which description the driver probed
 #   SPE_EXP_PREEMPT_RT 1: a PREEMPT_RT kernel; PMBIRQ must stay a hard IRQ
 # --irq-fired: tests before this one filled the buffer, so PMBIRQ must
@@ -20,6 +22,7 @@ has() { log | grep -q -e "$1"; }
 say() { echo "kernel log: $(log | grep -m1 -e "$1")"; }
 
 boot_el=${SPE_EXP_BOOT_EL:?} kernel_el=${SPE_EXP_KERNEL_EL:?} kpti=${SPE_EXP_KPTI:?}
+owner=${SPE_EXP_OWNER:?}
 fw=${SPE_EXP_FIRMWARE:?} rt=${SPE_EXP_PREEMPT_RT:?}
 
 has "CPU: All CPU(s) started at EL$boot_el" || fail "the CPUs did not all start at EL$boot_el"
@@ -49,6 +52,19 @@ if [ "$kpti" = 1 ]; then
 	exit 0
 fi
 has 'Kernel page table isolation' && fail "KPTI is on, the boot did not ask for it"
+
+# PMBIDR_EL1.P reads 1 at EL1 (SPE supplement 4.3.1): the driver refuses
+# the device, in one line, and the module stays loaded.
+if [ "$owner" = el2 ]; then
+	has 'arm_spe_perf .*owned by a higher exception level (PMBIDR_EL1.P=1).*not probing' ||
+		fail "the driver did not refuse a buffer EL2 owns"
+	say "owned by a higher exception level"
+	[ "$(log | grep -c 'arm_spe_perf ')" = 1 ] || fail "more than one line from the driver: $(log | grep 'arm_spe_perf ')"
+	[ -e /sys/module/arm_spe_perf ] || fail "the module is not loaded"
+	ls -d /sys/bus/event_source/devices/arm_spe_* 2>/dev/null && fail "an arm_spe PMU is registered with EL2 owning the buffer"
+	echo "PASS"
+	exit 0
+fi
 
 probe=$(log | grep -m1 'arm_spe_perf .*: arm_spe_[0-9]*: SPE v1p') || fail "the driver did not probe"
 echo "kernel log: $probe"

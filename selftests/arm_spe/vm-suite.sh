@@ -157,7 +157,7 @@ boot() {
 	# Emulator defaults (tools/qemu/README.md), then the properties set.
 	local version=5 interval=256 maxsize=64 countsize=12 align=64 fe=1 ft=1 fl=1
 	local fne=1 fds=0 eft=0 archinst=1 ernd=0 lds=0 fault=none strict=1 kv k v kernel_el=1
-	local boot_el=1 kpti=0 firmware=dt w
+	local boot_el=1 kpti=0 firmware=dt owner=el1 w
 	# machine=OPTS before "boot" adds -M virt options; with
 	# virtualization=on the kernel starts at EL2 and stays there (VHE)
 	# unless kvm-arm.mode=nvhe keeps it at EL1 (KVM's hyp code at EL2).
@@ -165,6 +165,9 @@ boot() {
 	# driver must refuse the device), acpi=force with bios=uefi (edk2)
 	# makes the kernel and the driver take the ACPI description.
 	case ,${machine:-}, in *,virtualization=on,*) boot_el=2 kernel_el=2 ;; esac
+	# el2_shim=E2PB: tools/vm/el2-shim keeps EL2, enters the kernel at
+	# EL1 and gives the buffer to EL2 (MDCR_EL2.E2PB 0b00) or EL1 (0b11).
+	[ "${el2_shim:-3}" = 0 ] && owner=el2
 	for w in ${append:-}; do
 		case $w in
 		kpti=1 | kpti=on | kpti=y) kpti=1 ;;
@@ -199,7 +202,7 @@ boot() {
 	export SPE_EXP_CONFIG3=$cfg3 SPE_EXP_CONFIG4=$cfg4 SPE_EXP_CPUS=2
 	export SPE_EXP_PID_CTX=$pid_ctx SPE_EXP_PARANOID_KERNEL=$paranoid_kernel SPE_FAULT=$fault
 	export SPE_EXP_KERNEL_EL=$kernel_el SPE_EXP_COLLISIONS=$strict
-	export SPE_EXP_BOOT_EL=$boot_el SPE_EXP_KPTI=$kpti
+	export SPE_EXP_BOOT_EL=$boot_el SPE_EXP_KPTI=$kpti SPE_EXP_OWNER=$owner
 	export SPE_EXP_FIRMWARE=$firmware SPE_EXP_PREEMPT_RT=$preempt_rt
 	EOT
 	local drv=${driver:-this} mod=$ko modname=arm_spe_perf
@@ -240,7 +243,7 @@ boot() {
 	done
 	vm_suite_boot "selftests-$name" "$dir/result" --kernel "$kid" --qemu "$qemu" \
 		--cpu "max${props:+,$props}" ${machine:+--machine "$machine"} \
-		${append:+--append "$append"} ${bios:+--bios "$bios"} \
+		${append:+--append "$append"} ${bios:+--bios "$bios"} ${el2_shim:+--el2-shim "$el2_shim"} \
 		--expected-skips "$dir/expected-skips" --timeout $((600 * tscale)) --list "$dir/list" \
 		--log "$dir/console.log" "${files[@]}"
 }
@@ -263,6 +266,11 @@ machine=virtualization=on boot vhe "" load discovery capture errors buffer obser
 # KPTI forced on: the profiling buffer would be unmapped under user space,
 # so the driver must refuse the device (module loaded, no PMU) and say so.
 append=kpti=1 boot kpti "" load platform unload
+# EL2 keeps the profiling buffer (MDCR_EL2.E2PB 0b00, set by the EL2 shim,
+# one CPU) with the kernel at EL1: PMBIDR_EL1.P reads 1 and every other
+# PMB* access would trap to the shim, which stops the guest. The driver
+# must refuse the device in one line, touching nothing.
+el2_shim=0 boot e2pb "" load platform unload
 # The kernel entered at EL2 but run at EL1 (nVHE KVM, its hyp code at
 # EL2): the buffer is owned by EL1, kernel samples are EL1 samples.
 machine=virtualization=on append=kvm-arm.mode=nvhe boot nvhe "" load discovery capture errors buffer observe platform unload

@@ -99,6 +99,10 @@ m pause-forgotten-on-add drivers/spe_pmu.c sel@6.12-rt:default \
 # spe_compat.h / spe_main.c
 m cpu0-pending-disable drivers/spe_compat.h sel:fault-ea \
 	's/WRITE_ONCE(event->pending_disable, 1);/WRITE_ONCE(event->pending_disable, smp_processor_id());/'
+# PMBIDR_EL1.P ignored everywhere: the driver programs a buffer EL2 owns
+# (its PMB* accesses trap to the e2pb boot's EL2 shim, which stops the guest)
+m owner-p-ignored drivers/spe_main.c sel:e2pb \
+	's/if (SPE_FIELD_GET(SPE_PMBIDR_P, reg)) {/if (0) {/;/^static bool spe_buffer_owned_above/,/^}/s/return SPE_FIELD_GET(SPE_PMBIDR_P, spe_read(PMBIDR));/return false;/'
 m hotplug-no-reset drivers/spe_main.c stress \
 	'/^static int spe_cpu_online/,/^}/{/spe_reset_local();/d}'
 

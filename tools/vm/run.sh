@@ -4,7 +4,7 @@
 #
 #   run.sh --list LIST [--suite NAME] [--kernel ID] [--qemu PATH]
 #          [--cpu CPU] [--smp N] [--mem MB] [--timeout S] [--append ARGS]
-#          [--machine OPTS] [--bios uefi|FILE] [--log FILE]
+#          [--machine OPTS] [--bios uefi|FILE] [--el2-shim E2PB] [--log FILE]
 #          [--expected-skips FILE] [--file SRC:DST]...
 #
 # LIST: one test a line, NAME<TAB>TIMEOUT<TAB>COMMAND (see guest/init).
@@ -14,6 +14,9 @@
 # --bios: firmware to boot the kernel through (-bios); "uefi" is Debian's
 #   edk2 build (qemu-efi-aarch64), which loads -kernel/-initrd over fw_cfg
 #   and hands the kernel ACPI tables (and a DT; acpi=force picks ACPI).
+# --el2-shim E2PB: boot through tools/vm/el2-shim, an EL2 firmware that
+#   keeps EL2 (MDCR_EL2.E2PB = E2PB, 0 or 3) and enters the kernel at EL1;
+#   implies virtualization=on and one CPU.
 # --expected-skips: the skip manifest (parse_log.py): any other skip fails.
 # On a hang the vCPUs' registers are saved to LOG.regs before QEMU is
 # stopped (through the HMP monitor socket).
@@ -28,6 +31,7 @@ SPE_LOG_TAG=vm
 . "$here/../lib/apt.sh"
 
 suite=vm list="" skips="" kid="" qemu=${QEMU:-} cpu=max smp=2 mem=1024 tmo=300 append="" log="" machine="" bios=""
+shim=""
 files=()
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -42,10 +46,11 @@ while [ $# -gt 0 ]; do
 	--append) append=$2; shift ;;
 	--machine) machine=$2; shift ;;
 	--bios) bios=$2; shift ;;
+	--el2-shim) shim=$2; shift ;;
 	--log) log=$2; shift ;;
 	--expected-skips) skips=$2; shift ;;
 	--file) files+=("$2"); shift ;;
-	-h|--help) sed -n '2,22s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,25s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	*) spe_die "unknown option $1 (see --help)" ;;
 	esac
 	shift
@@ -76,7 +81,34 @@ trap 'rm -rf "$work"' EXIT
 mkdir -p "$(dirname "$log")"
 "$here/initramfs.sh" "$work/initrd.gz" "$list" "${files[@]}"
 
-spe_log "$suite: booting $KVER on $(basename "$qemu") -cpu $cpu (timeout ${tmo}s)"
+boot=(-kernel "$KIMAGE" -initrd "$work/initrd.gz")
+if [ -n "$shim" ]; then
+	case $shim in 0 | 3) ;; *) spe_die "--el2-shim takes MDCR_EL2.E2PB, 0 or 3" ;; esac
+	[ "$mem" -ge 1024 ] || spe_die "--el2-shim needs --mem 1024 or more"
+	# arm64 Image magic "ARM\x64" at offset 56 (booting.rst): the shim
+	# jumps to it, it cannot decompress one.
+	[ "$(od -An -c -j56 -N4 "$KIMAGE" | tr -d ' ')" = 'ARMd' ] ||
+		spe_die "--el2-shim: $KIMAGE is not an uncompressed arm64 Image"
+	# RAM at 0x40000000: the DTB (QEMU's, for an ELF kernel) at its base,
+	# the Image 2 MiB in, the initrd at 512 MiB, the shim in the top
+	# 16 MiB, which mem= keeps from the kernel.
+	shim_base=$(printf '0x%x' $((0x40000000 + (mem - 16) * 1024 * 1024)))
+	# One ELF holds the shim, the Image and the initrd, each at its place
+	# (QEMU's generic loader device may not be built in).
+	aarch64-linux-gnu-gcc -nostdlib -nostartfiles -static -x assembler-with-cpp \
+		-DSHIM_E2PB="$shim" -DSHIM_KERNEL=0x40200000 -DSHIM_DTB=0x40000000 \
+		-DSHIM_IMAGE_FILE="\"$KIMAGE\"" -DSHIM_INITRD_FILE="\"$work/initrd.gz\"" \
+		-Wl,--section-start=.text="$shim_base" -Wl,--section-start=.kernel=0x40200000 \
+		-Wl,--section-start=.initrd=0x60000000 -Wl,--build-id=none -Wl,--no-warn-rwx-segments \
+		-T "$here/el2-shim/link.ld" "$here/el2-shim/el2-shim.S" -o "$work/el2-shim.elf" ||
+		spe_die "could not build the EL2 shim"
+	case ,$machine, in *,virtualization=on,*) ;; *) machine=${machine:+$machine,}virtualization=on ;; esac
+	smp=1
+	boot=(-kernel "$work/el2-shim.elf")
+	append="$append mem=$((mem - 16))M initrd=0x60000000,$(stat -c %s "$work/initrd.gz")"
+fi
+
+spe_log "$suite: booting $KVER on $(basename "$qemu") -cpu $cpu${shim:+ through the EL2 shim (E2PB $shim)} (timeout ${tmo}s)"
 start=$(date +%s)
 # The HMP monitor listens on a socket so that, when the guest hangs, the
 # watchdog can save every vCPU's registers (where each one is stuck)
@@ -87,7 +119,7 @@ rm -f "$regs"
 set +e
 "$qemu" -M virt,gic-version=3${machine:+,$machine} -cpu "$cpu" -smp "$smp" -m "$mem" \
 	-nographic -nic none -no-reboot -monitor "unix:$mon,server=on,wait=off" -serial stdio "${fw[@]}" \
-	-kernel "$KIMAGE" -initrd "$work/initrd.gz" \
+	"${boot[@]}" \
 	-append "console=ttyAMA0 panic=-1 loglevel=4 $append" \
 	</dev/null >"$log" 2>&1 &
 qpid=$!
