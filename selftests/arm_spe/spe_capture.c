@@ -21,6 +21,7 @@ static uint8_t mis_buf[64] __attribute__((aligned(64)));
 
 #define CFG_TS		(1ull << 0)
 #define CFG_PA		(1ull << 1)
+#define CFG_PCT		(1ull << 2)
 #define CFG_JITTER	(1ull << 16)
 #define CFG_BRANCH	(1ull << 32)
 #define CFG_LOAD	(1ull << 33)
@@ -199,6 +200,35 @@ TEST_F(cap, per_task_ldst)
 					      (unsigned long long)cap_t1);
 	if (self->e.ctx < 0)
 		TH_LOG("context not checked: SPE_EXP_PID_CTX unset");
+}
+
+/*
+ * pct_enable (PMSCR_EL1.PCT, which counts only with PMSCR_EL2.PCT set by
+ * the firmware when EL2 exists, CollectTimeStamp() in SPE supplement
+ * 3.3): the timestamps are the physical count, CNTPCT_EL0 = CNTVCT_EL0 +
+ * CNTVOFF_EL2. Only a boot whose firmware set a virtual offset can tell
+ * the two counts apart (SPE_EXP_CNTVOFF); a driver that ignores the bit
+ * collects the virtual count, which is below the physical count at enable.
+ */
+TEST_F(cap, pct_timestamps_physical)
+{
+	uint64_t off = (uint64_t)spe_env_long("SPE_EXP_CNTVOFF", 0);
+
+	if (!off)
+		SKIP(return, "CNTVOFF_EL2 is 0 in this boot: the physical and virtual counts are equal");
+	self->a.config |= CFG_PCT;
+	ASSERT_OPEN(capture(&self->p, &self->a, 0, -1, WL_LDST, &self->e, &self->st, &self->s), &self->s);
+	log_stats(_metadata, &self->st, &self->s);
+	EXPECT_VALID(&self->st);
+	ASSERT_GT(self->st.records, 0);
+	EXPECT_GE(self->st.min_ts, cap_t0 + off) TH_LOG("first timestamp %#llx before the physical count at enable %#llx (virtual %#llx)",
+							  (unsigned long long)self->st.min_ts,
+							  (unsigned long long)(cap_t0 + off),
+							  (unsigned long long)cap_t0);
+	EXPECT_LE(self->st.max_ts, cap_t1 + off) TH_LOG("last timestamp %#llx after the physical count at disable %#llx (virtual %#llx)",
+							  (unsigned long long)self->st.max_ts,
+							  (unsigned long long)(cap_t1 + off),
+							  (unsigned long long)cap_t1);
 }
 
 TEST_F(cap, per_task_no_timestamp)

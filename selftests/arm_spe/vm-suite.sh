@@ -88,6 +88,7 @@ expected_skips() {
 	[ "$fault" = none ] && x 'buffer/buf.injected_fault_reported' "no fault injected in this boot"
 	[ "$firmware" = acpi ] && x 'module_load' "module_load.sh needs the DT node (ACPI boot)"
 	[ "$eft" = 1 ] || x 'capture/cap.eft_*' "PMSIDR_EL1.EFT is 0"
+	[ "$cntvoff" != 0 ] || x 'capture/cap.pct_timestamps_physical' "CNTVOFF_EL2 is 0 in this boot"
 	[ "$fds" = 1 ] && [ "$cfg4" = 1 ] ||
 		x 'capture/cap.data_source_filter' "no data-source filter (PMSIDR_EL1.FDS=$fds, attr.config4=$cfg4)"
 	[ "$fds" = 0 ] && [ "$cfg4" = 1 ] ||
@@ -165,9 +166,15 @@ boot() {
 	# driver must refuse the device), acpi=force with bios=uefi (edk2)
 	# makes the kernel and the driver take the ACPI description.
 	case ,${machine:-}, in *,virtualization=on,*) boot_el=2 kernel_el=2 ;; esac
-	# el2_shim=E2PB: tools/vm/el2-shim keeps EL2, enters the kernel at
-	# EL1 and gives the buffer to EL2 (MDCR_EL2.E2PB 0b00) or EL1 (0b11).
-	[ "${el2_shim:-3}" = 0 ] && owner=el2
+	# el2_shim=E2PB[:CNTVOFF]: tools/vm/el2-shim keeps EL2, enters the
+	# kernel at EL1 on one CPU, gives the buffer to EL2 (MDCR_EL2.E2PB
+	# 0b00) or EL1 (0b11) and sets CNTVOFF_EL2.
+	local cpus=2 cntvoff=0
+	if [ -n "${el2_shim:-}" ]; then
+		cpus=1
+		[ "${el2_shim%%:*}" = 0 ] && owner=el2
+		case $el2_shim in *:*) cntvoff=${el2_shim#*:} ;; esac
+	fi
 	for w in ${append:-}; do
 		case $w in
 		kpti=1 | kpti=on | kpti=y) kpti=1 ;;
@@ -199,11 +206,11 @@ boot() {
 	export SPE_EXP_COUNTSIZE=$countsize SPE_EXP_ALIGN=$align SPE_EXP_FE=$fe SPE_EXP_FT=$ft
 	export SPE_EXP_FL=$fl SPE_EXP_FNE=$fne SPE_EXP_FDS=$fds SPE_EXP_EFT=$eft
 	export SPE_EXP_ARCHINST=$archinst SPE_EXP_ERND=$ernd SPE_EXP_LDS=$lds
-	export SPE_EXP_CONFIG3=$cfg3 SPE_EXP_CONFIG4=$cfg4 SPE_EXP_CPUS=2
+	export SPE_EXP_CONFIG3=$cfg3 SPE_EXP_CONFIG4=$cfg4 SPE_EXP_CPUS=$cpus
 	export SPE_EXP_PID_CTX=$pid_ctx SPE_EXP_PARANOID_KERNEL=$paranoid_kernel SPE_FAULT=$fault
 	export SPE_EXP_KERNEL_EL=$kernel_el SPE_EXP_COLLISIONS=$strict
 	export SPE_EXP_BOOT_EL=$boot_el SPE_EXP_KPTI=$kpti SPE_EXP_OWNER=$owner
-	export SPE_EXP_FIRMWARE=$firmware SPE_EXP_PREEMPT_RT=$preempt_rt
+	export SPE_EXP_FIRMWARE=$firmware SPE_EXP_PREEMPT_RT=$preempt_rt SPE_EXP_CNTVOFF=$cntvoff
 	EOT
 	local drv=${driver:-this} mod=$ko modname=arm_spe_perf
 	if [ "$drv" = mainline ]; then
@@ -271,6 +278,11 @@ append=kpti=1 boot kpti "" load platform unload
 # PMB* access would trap to the shim, which stops the guest. The driver
 # must refuse the device in one line, touching nothing.
 el2_shim=0 boot e2pb "" load platform unload
+# The same firmware giving the buffer to EL1 (E2PB 0b11, PMSCR_EL2.PA and
+# PCT set) with the virtual count 2^28 (0.27 s at 1 GHz) behind the
+# physical one, as a hypervisor gives a guest: pct_enable must select the
+# physical count.
+el2_shim=3:268435456 boot e2pb-el1 "" load discovery capture platform unload
 # The kernel entered at EL2 but run at EL1 (nVHE KVM, its hyp code at
 # EL2): the buffer is owned by EL1, kernel samples are EL1 samples.
 machine=virtualization=on append=kvm-arm.mode=nvhe boot nvhe "" load discovery capture errors buffer observe platform unload

@@ -74,7 +74,7 @@ m snapshot-head-wrong drivers/spe_pmu.c sel:default \
 	's/h->head = off <= spe_buf_size(buf) ? off : head;/h->head = head;/'
 m jitter-dropped drivers/spe_pmu.c sel:default \
 	'/if (attr->config & SPE_CFG_JITTER)$/{N;d}'
-m pct-dropped drivers/spe_pmu.c sel:default \
+m pct-dropped drivers/spe_pmu.c sel:e2pb-el1 \
 	'/if (attr->config & SPE_CFG_PCT)$/{N;d}'
 m fe-not-set drivers/spe_pmu.c sel:default '/^\tif (attr->config1)$/{N;/FE_MASK/d}'
 m fne-not-set drivers/spe_pmu.c sel:default '/^\tif (spe_attr_config3(attr))$/{N;/FNE_MASK/d}'

@@ -14,9 +14,10 @@
 # --bios: firmware to boot the kernel through (-bios); "uefi" is Debian's
 #   edk2 build (qemu-efi-aarch64), which loads -kernel/-initrd over fw_cfg
 #   and hands the kernel ACPI tables (and a DT; acpi=force picks ACPI).
-# --el2-shim E2PB: boot through tools/vm/el2-shim, an EL2 firmware that
-#   keeps EL2 (MDCR_EL2.E2PB = E2PB, 0 or 3) and enters the kernel at EL1;
-#   implies virtualization=on and one CPU.
+# --el2-shim E2PB[:CNTVOFF]: boot through tools/vm/el2-shim, an EL2
+#   firmware that keeps EL2 (MDCR_EL2.E2PB = E2PB, 0 or 3; CNTVOFF_EL2,
+#   default 0) and enters the kernel at EL1; implies virtualization=on and
+#   one CPU.
 # --expected-skips: the skip manifest (parse_log.py): any other skip fails.
 # On a hang the vCPUs' registers are saved to LOG.regs before QEMU is
 # stopped (through the HMP monitor socket).
@@ -50,7 +51,7 @@ while [ $# -gt 0 ]; do
 	--log) log=$2; shift ;;
 	--expected-skips) skips=$2; shift ;;
 	--file) files+=("$2"); shift ;;
-	-h|--help) sed -n '2,25s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,27s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	*) spe_die "unknown option $1 (see --help)" ;;
 	esac
 	shift
@@ -83,7 +84,10 @@ mkdir -p "$(dirname "$log")"
 
 boot=(-kernel "$KIMAGE" -initrd "$work/initrd.gz")
 if [ -n "$shim" ]; then
+	cntvoff=0
+	case $shim in *:*) cntvoff=${shim#*:} shim=${shim%%:*} ;; esac
 	case $shim in 0 | 3) ;; *) spe_die "--el2-shim takes MDCR_EL2.E2PB, 0 or 3" ;; esac
+	case $cntvoff in '' | *[!0-9]*) spe_die "--el2-shim E2PB:CNTVOFF takes a decimal CNTVOFF" ;; esac
 	[ "$mem" -ge 1024 ] || spe_die "--el2-shim needs --mem 1024 or more"
 	# arm64 Image magic "ARM\x64" at offset 56 (booting.rst): the shim
 	# jumps to it, it cannot decompress one.
@@ -96,7 +100,7 @@ if [ -n "$shim" ]; then
 	# One ELF holds the shim, the Image and the initrd, each at its place
 	# (QEMU's generic loader device may not be built in).
 	aarch64-linux-gnu-gcc -nostdlib -nostartfiles -static -x assembler-with-cpp \
-		-DSHIM_E2PB="$shim" -DSHIM_KERNEL=0x40200000 -DSHIM_DTB=0x40000000 \
+		-DSHIM_E2PB="$shim" -DSHIM_CNTVOFF="$cntvoff" -DSHIM_KERNEL=0x40200000 -DSHIM_DTB=0x40000000 \
 		-DSHIM_IMAGE_FILE="\"$KIMAGE\"" -DSHIM_INITRD_FILE="\"$work/initrd.gz\"" \
 		-Wl,--section-start=.text="$shim_base" -Wl,--section-start=.kernel=0x40200000 \
 		-Wl,--section-start=.initrd=0x60000000 -Wl,--build-id=none -Wl,--no-warn-rwx-segments \

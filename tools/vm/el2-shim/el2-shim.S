@@ -10,6 +10,14 @@
  *   SHIM_E2PB    MDCR_EL2.E2PB: 0b00 the buffer belongs to EL2, PMBIDR_EL1.P
  *                reads 1 at EL1 and the other PMB* registers trap to EL2
  *                (4.3.1-4.3.4); 0b11 EL1 owns it, nothing traps.
+ *   SHIM_CNTVOFF CNTVOFF_EL2: the virtual count that far behind the
+ *                physical one, as a hypervisor gives a guest, so that the
+ *                two can be told apart. The shim first waits for the
+ *                physical count to pass it, so that the virtual count starts
+ *                near 0 and never wraps. (Not a "negative" offset, virtual
+ *                ahead of physical: QEMU 10.0's gt_recalc_timer() takes
+ *                cval + offset overflowing 64 bits for "never", and the
+ *                virtual timer would not fire.)
  *   SHIM_KERNEL  where the Image is (2 MiB aligned; run.sh links it there)
  *   SHIM_DTB     where QEMU puts the DTB for an ELF kernel (base of RAM)
  *   SHIM_IMAGE_FILE, SHIM_INITRD_FILE  the Image and the initrd, included
@@ -35,6 +43,8 @@
 #define hdfgrtr_el2	s3_4_c3_c1_4
 #define hdfgwtr_el2	s3_4_c3_c1_5
 #define icc_sre_el2	s3_4_c12_c9_5
+#define pmscr_el2	s3_4_c9_c9_0
+#define pmblimitr_el1	s3_0_c9_c10_0
 
 	.section .text.entry, "ax"
 	.global _start
@@ -51,7 +61,12 @@ _start:
 	/* EL1 may use the physical counter and timer; no virtual offset */
 	mov	x0, #3				/* CNTHCTL_EL2.EL1PCTEN, EL1PCEN */
 	msr	cnthctl_el2, x0
-	msr	cntvoff_el2, xzr
+	ldr	x0, =SHIM_CNTVOFF
+9:	isb
+	mrs	x1, cntpct_el0
+	cmp	x1, x0
+	b.lo	9b
+	msr	cntvoff_el2, x0
 
 	/* EL1 reads the real MIDR_EL1 and MPIDR_EL1 */
 	mrs	x0, midr_el1
@@ -106,6 +121,25 @@ _start:
 	mov	x1, #(SHIM_E2PB << 12)
 	orr	x0, x0, x1
 	msr	mdcr_el2, x0
+
+	/*
+	 * FEAT_SPE (ID_AA64DFR0_EL1.PMSVer): no sampling at EL2. Giving the
+	 * buffer to EL1, let EL1 choose physical addresses and the physical
+	 * count (PMSCR_EL2.PA, PCT: CollectPhysicalAddress() and
+	 * CollectTimeStamp() need both levels' bits, supplement 3.3);
+	 * keeping it, leave it disabled (PMBLIMITR_EL1.E 0).
+	 */
+	mrs	x1, id_aa64dfr0_el1
+	ubfx	x2, x1, #32, #4
+	cbz	x2, 5f
+#if SHIM_E2PB == 3
+	mov	x0, #0x50			/* PMSCR_EL2.PCT (bit 6), PA (bit 4) */
+	msr	pmscr_el2, x0
+#else
+	msr	pmscr_el2, xzr
+	msr	pmblimitr_el1, xzr
+#endif
+5:
 
 	/* Enter the kernel at EL1h, interrupts masked, MMU off */
 	ldr	x0, =0x30d00800			/* SCTLR_EL1 RES1 bits */
