@@ -8,7 +8,9 @@
  *                                  (record and packet iterators) and, when
  *                                  built with -DHAVE_PERF_DECODER, perf's
  *                                  arm-spe packet decoder on the same bytes;
- *                                  EXPECTED is decoder-gen's output line
+ *                                  EXPECTED is decoder-gen's output line;
+ *                                  built with -DHAVE_BASE_DECODER, also a
+ *                                  baseline revision's iterators (base_*)
  *   decoder-bench perf-proc FILE   perf's decoder as a whole process
  *   decoder-bench time REPS CMD..  best CPU and wall seconds of a command
  *
@@ -71,45 +73,64 @@ static void read_bw(const uint8_t *buf, size_t len, struct result *res)
 	res->records = res->packets = res->errors = res->pad = 0;
 }
 
-static void ours_records(const uint8_t *buf, size_t len, struct result *res)
+/* stats.packets excludes padding in both iterators (spe_decoder.h) */
+static void from_stats(struct result *res, const struct spe_decoder_stats *st, uint64_t sum)
 {
-	struct spe_decoder d;
-	struct spe_record r;
-	uint64_t sum = 0;
-	int ret;
-
-	spe_decoder_init(&d, buf, len, 0);
-	while ((ret = spe_decoder_next(&d, &r)) != 0) {
-		if (ret < 0)
-			continue;
-		sum += r.addr[0] + r.timestamp + r.counter[0];
-	}
-	res->records = d.stats.records;
-	res->packets = d.stats.packets;	/* padding excluded (spe_decoder.h) */
-	res->errors = d.stats.errors;
-	res->pad = d.stats.pad_bytes;
+	res->records = st->records;
+	res->packets = st->packets;
+	res->errors = st->errors;
+	res->pad = st->pad_bytes;
 	res->sum = sum;
 }
 
-static void ours_packets(const uint8_t *buf, size_t len, struct result *res)
-{
-	struct spe_decoder d;
-	struct spe_packet p;
-	uint64_t sum = 0;
-	int ret;
-
-	spe_decoder_init(&d, buf, len, 0);
-	while ((ret = spe_decoder_next_packet(&d, &p)) != 0) {
-		if (ret < 0)
-			continue;
-		sum += p.payload;	/* 0 for padding */
-	}
-	res->records = d.stats.records;
-	res->packets = d.stats.packets;
-	res->errors = d.stats.errors;
-	res->pad = d.stats.pad_bytes;
-	res->sum = sum;
+/*
+ * The record and packet loops, instantiated for our library (spe_*) and for
+ * a baseline revision's (base_spe_*), so that both run the same code.
+ */
+#define ITERATOR_LOOPS(name, pfx)						\
+static void name##_records(const uint8_t *buf, size_t len, struct result *res)	\
+{										\
+	struct spe_decoder d;							\
+	struct spe_record r;							\
+	uint64_t sum = 0;							\
+	int ret;								\
+										\
+	pfx##spe_decoder_init(&d, buf, len, 0);					\
+	while ((ret = pfx##spe_decoder_next(&d, &r)) != 0) {			\
+		if (ret < 0)							\
+			continue;						\
+		sum += r.addr[0] + r.timestamp + r.counter[0];			\
+	}									\
+	from_stats(res, &d.stats, sum);						\
+}										\
+										\
+static void name##_packets(const uint8_t *buf, size_t len, struct result *res)	\
+{										\
+	struct spe_decoder d;							\
+	struct spe_packet p;							\
+	uint64_t sum = 0;							\
+	int ret;								\
+										\
+	pfx##spe_decoder_init(&d, buf, len, 0);					\
+	while ((ret = pfx##spe_decoder_next_packet(&d, &p)) != 0) {		\
+		if (ret < 0)							\
+			continue;						\
+		sum += p.payload;	/* 0 for padding */			\
+	}									\
+	from_stats(res, &d.stats, sum);						\
 }
+
+ITERATOR_LOOPS(ours, )
+
+#ifdef HAVE_BASE_DECODER
+/* the same API from another revision's library, symbols renamed base_spe_* */
+void base_spe_decoder_init(struct spe_decoder *d, const void *buf, size_t len,
+			   unsigned int flags);
+int base_spe_decoder_next(struct spe_decoder *d, struct spe_record *rec);
+int base_spe_decoder_next_packet(struct spe_decoder *d, struct spe_packet *pkt);
+
+ITERATOR_LOOPS(base, base_)
+#endif
 
 #ifdef HAVE_PERF_DECODER
 void perf_bench_packets(const uint8_t *buf, size_t len, uint64_t out[4]);
@@ -129,27 +150,37 @@ static void perf_packets(const uint8_t *buf, size_t len, struct result *res)
 
 typedef void (*bench_fn)(const uint8_t *, size_t, struct result *);
 
-static double best_wall;
+struct bench {
+	const char *name;
+	bench_fn fn;
+	double cpu, wall;	/* best of the runs */
+	struct result res;
+};
 
-/* Best CPU time of reps runs; best wall-clock time left in best_wall. */
-static double best_of(bench_fn fn, const uint8_t *buf, size_t len, int reps, struct result *res)
+/*
+ * Time every bench reps times, round robin (one run of each, then the next
+ * round), so that a change in the machine's load during the run weighs on
+ * all of them alike; keep each one's best CPU and wall-clock time.
+ */
+static void time_all(struct bench *b, int n, const uint8_t *buf, size_t len, int reps)
 {
-	double best = 1e30;
-	int i;
+	int i, k;
 
-	best_wall = 1e30;
+	for (k = 0; k < n; k++)
+		b[k].cpu = b[k].wall = 1e30;
 	for (i = 0; i < reps; i++) {
-		double w0 = wall_now(), t0 = cpu_now(), t, w;
+		for (k = 0; k < n; k++) {
+			double w0 = wall_now(), t0 = cpu_now(), t, w;
 
-		fn(buf, len, res);
-		t = cpu_now() - t0;
-		w = wall_now() - w0;
-		if (t < best)
-			best = t;
-		if (w < best_wall)
-			best_wall = w;
+			b[k].fn(buf, len, &b[k].res);
+			t = cpu_now() - t0;
+			w = wall_now() - w0;
+			if (t < b[k].cpu)
+				b[k].cpu = t;
+			if (w < b[k].wall)
+				b[k].wall = w;
+		}
 	}
-	return best;
 }
 
 static uint8_t *load(const char *path, size_t *lenp)
@@ -190,18 +221,43 @@ static int check(const char *who, const struct result *r, const struct result *x
 }
 
 /* "name  MB/s [wall MB/s]  " : the caller prints the rest of the line */
-static void row(const char *name, double mb, double t, double w)
+static void row(const struct bench *b, double mb)
 {
-	printf("%-36s %8.1f MB/s [%7.1f]  ", name, mb / t, mb / w);
+	printf("%-36s %8.1f MB/s [%7.1f]  ", b->name, mb / b->cpu, mb / b->wall);
 }
+
+/* the two iterators' stats must agree (spe_decoder.h) */
+static int same_stats(const char *who, const struct result *rr, const struct result *rp)
+{
+	if (rr->packets == rp->packets && rr->pad == rp->pad && rr->records == rp->records)
+		return 0;
+	printf("MISMATCH%s: the two iterators' stats differ (packets %" PRIu64 "/%" PRIu64
+	       ", pad %" PRIu64 "/%" PRIu64 ")\n", who, rr->packets, rp->packets, rr->pad, rp->pad);
+	return 1;
+}
+
+enum { B_BW, B_REC, B_PKT, B_PERF, B_BASE_REC, B_BASE_PKT, B_NR };
 
 static int run(const char *path, int reps, const char *expect)
 {
+	struct bench b[B_NR] = {
+		[B_BW] = { "memory read bandwidth (64-bit sum)", read_bw },
+		[B_REC] = { "ours: records (spe_decoder_next)", ours_records },
+		[B_PKT] = { "ours: packets (next_packet)", ours_packets },
+#ifdef HAVE_PERF_DECODER
+		[B_PERF] = { "perf: arm_spe_get_packet loop", perf_packets },
+#endif
+#ifdef HAVE_BASE_DECODER
+		[B_BASE_REC] = { "base: records (spe_decoder_next)", base_records },
+		[B_BASE_PKT] = { "base: packets (next_packet)", base_packets },
+#endif
+	};
+	struct bench *run_b[B_NR];
 	size_t len;
 	uint8_t *buf = load(path, &len);
-	double mb, t_bw, t_rec, t_pkt, w;
-	struct result rb, rr, rp, x = { 0 };
-	int bad = 0, have_x = 0;
+	double mb;
+	struct result x = { 0 }, *rr = &b[B_REC].res, *rp = &b[B_PKT].res;
+	int bad = 0, have_x = 0, n = 0, k;
 
 	if (!buf)
 		return 1;
@@ -209,52 +265,73 @@ static int run(const char *path, int reps, const char *expect)
 			     " payload_sum %" SCNu64, &x.records, &x.packets, &x.pad, &x.sum) == 4)
 		have_x = 1;
 	mb = (double)len / 1e6;
-	printf("trace: %s, %.1f MB, best of %d runs, MB = 10^6 bytes,\n"
+	printf("trace: %s, %.1f MB, best of %d runs (round robin), MB = 10^6 bytes,\n"
 	       "MB/s per CPU second (wall clock in brackets)\n", path, mb, reps);
-	t_bw = best_of(read_bw, buf, len, reps, &rb);
-	row("memory read bandwidth (64-bit sum)", mb, t_bw, best_wall);
-	printf("(checksum %" PRIx64 ")\n", rb.sum);
-	t_rec = best_of(ours_records, buf, len, reps, &rr);
-	row("ours: records (spe_decoder_next)", mb, t_rec, best_wall);
-	printf("(%" PRIu64 " records, %" PRIu64 " errors)\n", rr.records, rr.errors);
-	t_pkt = best_of(ours_packets, buf, len, reps, &rp);
-	row("ours: packets (next_packet)", mb, t_pkt, best_wall);
-	printf("(%" PRIu64 " packets excl. padding, %" PRIu64 " errors)\n", rp.packets, rp.errors);
-	if (rr.packets != rp.packets || rr.pad != rp.pad || rr.records != rp.records) {
-		printf("MISMATCH: the two iterators' stats differ (packets %" PRIu64 "/%" PRIu64
-		       ", pad %" PRIu64 "/%" PRIu64 ")\n", rr.packets, rp.packets, rr.pad, rp.pad);
-		bad = 1;
-	}
-	if (have_x) {
-		struct result rr2 = rr;
+	for (k = 0; k < B_NR; k++)
+		if (b[k].fn)
+			run_b[n++] = &b[k];
+	{
+		struct bench tmp[B_NR];
 
-		rr2.sum = rp.sum;	/* the record loop sums other fields */
+		for (k = 0; k < n; k++)
+			tmp[k] = *run_b[k];
+		time_all(tmp, n, buf, len, reps);
+		for (k = 0; k < n; k++)
+			*run_b[k] = tmp[k];
+	}
+	row(&b[B_BW], mb);
+	printf("(checksum %" PRIx64 ")\n", b[B_BW].res.sum);
+	row(&b[B_REC], mb);
+	printf("(%" PRIu64 " records, %" PRIu64 " errors)\n", rr->records, rr->errors);
+	row(&b[B_PKT], mb);
+	printf("(%" PRIu64 " packets excl. padding, %" PRIu64 " errors)\n", rp->packets, rp->errors);
+	bad |= same_stats("", rr, rp);
+	if (have_x) {
+		struct result rr2 = *rr;
+
+		rr2.sum = rp->sum;	/* the record loop sums other fields */
 		bad |= check("record iterator", &rr2, &x, 1);
-		bad |= check("packet iterator", &rp, &x, 1);
+		bad |= check("packet iterator", rp, &x, 1);
 	}
 	printf("share of read bandwidth: records %.1f%%, packets %.1f%%\n",
-	       100.0 * t_bw / t_rec, 100.0 * t_bw / t_pkt);
-#ifdef HAVE_PERF_DECODER
-	{
-		struct result rf;
-		double t_perf = best_of(perf_packets, buf, len, reps, &rf);
+	       100.0 * b[B_BW].cpu / b[B_REC].cpu, 100.0 * b[B_BW].cpu / b[B_PKT].cpu);
+	if (b[B_BASE_REC].fn) {
+		struct result *br = &b[B_BASE_REC].res, *bp = &b[B_BASE_PKT].res;
 
-		w = best_wall;
-		row("perf: arm_spe_get_packet loop", mb, t_perf, w);
-		printf("(%" PRIu64 " packets excl. padding, %" PRIu64 " errors)\n", rf.packets, rf.errors);
+		row(&b[B_BASE_REC], mb);
+		printf("(%" PRIu64 " records, %" PRIu64 " errors)\n", br->records, br->errors);
+		row(&b[B_BASE_PKT], mb);
+		printf("(%" PRIu64 " packets excl. padding, %" PRIu64 " errors)\n", bp->packets, bp->errors);
+		if (memcmp(br, rr, sizeof(*br)) || memcmp(bp, rp, sizeof(*bp))) {
+			printf("MISMATCH base: its counts or checksums differ from ours\n");
+			bad = 1;
+		}
+#ifdef BASE_REV
+		printf("baseline: %s\n", BASE_REV);
+#endif
+		printf("ratio ours/base: records %.2fx, packets %.2fx\n",
+		       b[B_BASE_REC].cpu / b[B_REC].cpu, b[B_BASE_PKT].cpu / b[B_PKT].cpu);
+	}
+	if (b[B_PERF].fn) {
+		struct result *rf = &b[B_PERF].res;
+
+		row(&b[B_PERF], mb);
+		printf("(%" PRIu64 " packets excl. padding, %" PRIu64 " errors)\n", rf->packets, rf->errors);
 		if (have_x)
-			bad |= check("perf's decoder", &rf, &x, 0);
-		else if (rf.packets != rp.packets || rf.sum != rp.sum || rf.records != rr.records)
-			bad |= check("perf's decoder", &rf, &rp, 0);
+			bad |= check("perf's decoder", rf, &x, 0);
+		else if (rf->packets != rp->packets || rf->sum != rp->sum || rf->records != rr->records)
+			bad |= check("perf's decoder", rf, rp, 0);
 		if (!bad)
 			printf("cross-check: same records, packets and payload checksum%s\n",
 			       have_x ? " as the generator wrote" : "");
-		printf("ratio ours/perf: records %.2fx, packets %.2fx\n", t_perf / t_rec, t_perf / t_pkt);
+		printf("ratio ours/perf: records %.2fx, packets %.2fx\n",
+		       b[B_PERF].cpu / b[B_REC].cpu, b[B_PERF].cpu / b[B_PKT].cpu);
+		if (b[B_BASE_REC].fn)
+			printf("ratio base/perf: records %.2fx, packets %.2fx\n",
+			       b[B_PERF].cpu / b[B_BASE_REC].cpu, b[B_PERF].cpu / b[B_BASE_PKT].cpu);
+	} else {
+		printf("perf: arm_spe_get_packet            unavailable (see messages above)\n");
 	}
-#else
-	(void)w;
-	printf("perf: arm_spe_get_packet            unavailable (see messages above)\n");
-#endif
 	free(buf);
 	return bad;
 }

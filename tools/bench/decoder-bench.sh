@@ -3,7 +3,7 @@
 #
 # Benchmark libspe_decoder against perf's arm-spe packet decoder.
 #
-#   tools/bench/decoder-bench.sh [--size MB] [--reps N] [--keep]
+#   tools/bench/decoder-bench.sh [--size MB] [--reps N] [--keep] [--base REF]
 #
 # 1. builds libspe_decoder and the harness (tools/bench/decoder-bench.c), -O2
 # 2. fetches perf's tools/perf/util/arm-spe-decoder/arm-spe-pkt-decoder.[ch]
@@ -19,6 +19,11 @@
 #    decoder loop, the ratios, each decoder's counts checked against what
 #    the generator wrote; then whole processes: spe-decode --summary,
 #    --json and --csv against perf's loop as a process (read + decode).
+# --base REF also builds the decoder of git revision REF (tools/decoder and
+# include/ at REF, its symbols renamed base_*) and times it in the same run,
+# on the same bytes, next to the current one: rows "base: ...", the ratios
+# ours/base, and REF's spe-decode --summary as a process.
+# DECODER_BENCH_BUILD overrides the build directory.
 # Not part of `make check`.
 set -euo pipefail
 
@@ -27,12 +32,14 @@ TOP=$(cd "$HERE/../.." && pwd)
 SIZE=256
 REPS=3
 KEEP=0
+BASE=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--size) SIZE=$2; shift 2 ;;
 	--reps) REPS=$2; shift 2 ;;
 	--keep) KEEP=1; shift ;;
-	-h|--help) sed -n '4,21p' "$0"; exit 0 ;;
+	--base) BASE=$2; shift 2 ;;
+	-h|--help) sed -n '4,27p' "$0"; exit 0 ;;
 	*) echo "decoder-bench: unknown option $1" >&2; exit 2 ;;
 	esac
 done
@@ -42,7 +49,7 @@ export SPE_LOG_TAG=decoder-bench
 . "$TOP/tools/lib/apt.sh"
 CC=${CC:-gcc}
 W="$ARM_SPE_CACHE/decoder-bench"
-B="$W/build"
+B=${DECODER_BENCH_BUILD:-$W/build}
 mkdir -p "$B/shim/linux"
 
 # --- 1. our library, -O2 ------------------------------------------------------
@@ -138,8 +145,24 @@ else
 	spe_log "could not fetch perf's decoder; benchmarking ours only"
 fi
 
-$CC -O2 -std=gnu11 -Wall -I"$TOP/include" "${PERF_FLAGS[@]}" -o "$B/decoder-bench" \
-	"$HERE/decoder-bench.c" "${PERF_OBJ[@]}" "$B/lib/libspe_decoder.a"
+# --- the baseline: REF's library with its spe_* symbols renamed base_spe_* -------
+BASE_FLAGS=()
+BASE_OBJ=()
+if [ -n "$BASE" ]; then
+	rev=$(git -C "$TOP" rev-parse --short "$BASE^{commit}") || { echo "decoder-bench: no revision $BASE" >&2; exit 2; }
+	rm -rf "$B/base-src"
+	mkdir -p "$B/base-src"
+	git -C "$TOP" archive "$rev" tools/decoder include | tar -x -C "$B/base-src"
+	make -s -C "$B/base-src/tools/decoder" OUT="$B/base" CC="$CC" CFLAGS="-O2" all >/dev/null
+	nm -g --defined-only "$B/base/libspe_decoder.a" |
+		awk '$3 ~ /^spe_/ { print $3, "base_" $3 }' >"$B/base/syms.map"
+	objcopy --redefine-syms="$B/base/syms.map" "$B/base/libspe_decoder.a" "$B/base/libbase.a"
+	BASE_FLAGS=(-DHAVE_BASE_DECODER "-DBASE_REV=\"$BASE ($rev)\"")
+	BASE_OBJ=("$B/base/libbase.a")
+fi
+
+$CC -O2 -std=gnu11 -Wall -I"$TOP/include" "${PERF_FLAGS[@]}" "${BASE_FLAGS[@]}" -o "$B/decoder-bench" \
+	"$HERE/decoder-bench.c" "${PERF_OBJ[@]}" "$B/lib/libspe_decoder.a" "${BASE_OBJ[@]}"
 
 $CC -O2 -std=gnu11 -Wall -o "$B/decoder-gen" "$HERE/decoder-gen.c"
 
@@ -148,6 +171,7 @@ $CC -O2 -std=gnu11 -Wall -o "$B/decoder-gen" "$HERE/decoder-gen.c"
 # tables, not with the project's encoder): no alignment padding (the
 # decoders' worst case), and records padded to 64 bytes (PMBIDR_EL1.Align).
 echo "machine: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1), $(nproc) CPUs"
+[ -z "$BASE" ] || echo "baseline: $BASE ($rev), rows \"base: ...\""
 echo "compiler: $($CC --version | head -1), -O2; perf decoder: $([ $have_perf = 1 ] && echo "linux-source-6.12 tools/perf/util/arm-spe-decoder" || echo unavailable)"
 # A real capture: the AUX data of tools/decoder/tests/data/emul.perf.data.gz
 # (perf record under the emulation), repeated to SIZE MiB.
@@ -193,18 +217,24 @@ for spec in "noalign:--seed 1" "align64:--seed 2 --align 64" "emul:"; do
 	t_sum=$("$B/decoder-bench" time "$REPS" "$B/lib/spe-decode" --summary "$TRACE") || status=1
 	t_json=$("$B/decoder-bench" time "$REPS" "$B/lib/spe-decode" --json "$TRACE") || status=1
 	t_csv=$("$B/decoder-bench" time "$REPS" "$B/lib/spe-decode" --csv "$TRACE") || t_csv=
+	t_base=
+	[ -n "$BASE" ] && { t_base=$("$B/decoder-bench" time "$REPS" "$B/base/spe-decode" --summary "$TRACE") || status=1; }
 	t_perf=
 	[ $have_perf = 1 ] && { t_perf=$("$B/decoder-bench" time "$REPS" "$B/decoder-bench" perf-proc "$TRACE") || status=1; }
 	bytes=$(stat -c %s "$TRACE")
-	awk -v b="$bytes" -v s="$t_sum" -v j="$t_json" -v c="$t_csv" -v p="$t_perf" 'BEGIN {
-		split(s, S, " "); split(j, J, " "); split(c, C, " "); split(p, P, " ")
+	awk -v b="$bytes" -v s="$t_sum" -v j="$t_json" -v c="$t_csv" -v p="$t_perf" -v o="$t_base" 'BEGIN {
+		split(s, S, " "); split(j, J, " "); split(c, C, " "); split(p, P, " "); split(o, O, " ")
 		printf "process: spe-decode --summary          %8.1f MB/s [%7.1f]\n", b / 1e6 / S[1], b / 1e6 / S[2]
+		if (o != "")
+			printf "process: base spe-decode --summary     %8.1f MB/s [%7.1f]\n", b / 1e6 / O[1], b / 1e6 / O[2]
 		printf "process: spe-decode --json             %8.1f MB/s [%7.1f]\n", b / 1e6 / J[1], b / 1e6 / J[2]
 		if (c != "")
 			printf "process: spe-decode --csv              %8.1f MB/s [%7.1f]\n", b / 1e6 / C[1], b / 1e6 / C[2]
 		if (p != "") {
 			printf "process: perf decoder loop (read+decode)%7.1f MB/s [%7.1f]\n", b / 1e6 / P[1], b / 1e6 / P[2]
 			printf "ratio --summary/perf process: %.2fx\n", P[1] / S[1]
+			if (o != "")
+				printf "ratio base --summary/perf process: %.2fx\n", P[1] / O[1]
 		}
 		printf "json MB/s: %.1f\n", b / 1e6 / J[1]
 		if (c != "")
