@@ -16,6 +16,12 @@
  */
 size_t spe__resync(struct spe_decoder *d, size_t from);
 
+/*
+ * Decoder flag, internal: the record iterator decodes every record with its
+ * general loop (tests compare it with the fast path, fast_record()).
+ */
+#define SPE__DEC_NO_FAST	(1u << 31)
+
 /* Bytes after a resynchronization point that the scan may have looked at. */
 #define SPE__RESYNC_LOOKAHEAD	(9u + SPE_MAX_PACKET_LEN + 1u)
 

@@ -122,6 +122,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 	}
 
+	/*
+	 * the record iterator's fast path against its general loop, on the
+	 * input and on the input followed by padding (so that every record in
+	 * it has the room the fast path wants)
+	 */
+	{
+		static uint8_t padded[8192 + 256];
+		size_t n = size < 8192 ? size : 8192;
+
+		memcpy(padded, data, n);
+		memset(padded + n, 0, 256);
+		for (pass = 0; pass < 2; pass++) {
+			unsigned int fl = pass ? SPE_DEC_LEGACY_ALIGN : 0;
+			uint64_t addr = fl ? (size ? data[0] : 0) : 0;
+
+			REQUIRE(fast_vs_general(data, size, fl, addr) == 0);
+			REQUIRE(fast_vs_general(padded, n + 256, fl, addr) == 0);
+		}
+	}
+
 	/* one definition of the stats: both iterators agree on error-free data */
 	for (pass = 0; pass < 2; pass++) {
 		struct spe_decoder_stats rs;

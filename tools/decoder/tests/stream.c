@@ -98,6 +98,49 @@ static size_t trace(uint8_t *v, size_t cap, int legacy)
 	return n;
 }
 
+/*
+ * A record of random packets: mostly the kinds a record holds (any INDEX,
+ * SZ and payload, so reserved and IMPDEF values, duplicates and reserved
+ * Operation Types too), sometimes Padding, a 16-bit header or any byte.
+ */
+static size_t odd_record(uint8_t *v)
+{
+	static const uint8_t hdrs[] = {
+		0xb0, 0xb1, 0xb2, 0xb3, 0xb4, 0xb5, 0xb6, 0xb7,	/* Address */
+		0x98, 0x99, 0x9a, 0x9b, 0x9c, 0x9d, 0x9e, 0x9f,	/* Counter */
+		0x64, 0x65, 0x66, 0x67,				/* Context */
+		0x48, 0x49, 0x4a, 0x4b,				/* Operation Type */
+		0x42, 0x52, 0x62, 0x72,				/* Events */
+		0x43, 0x53, 0x63, 0x73,				/* Data Source */
+	};
+	size_t n = 0;
+	unsigned int k, np = (unsigned int)(rnd() % 14);
+
+	for (k = 0; k < np; k++) {
+		unsigned int c = (unsigned int)(rnd() % 64);
+		uint8_t h;
+
+		if (c == 0) {
+			v[n++] = 0x00;				/* Padding */
+			continue;
+		}
+		if (c == 1) {
+			v[n++] = (uint8_t)(0x20 | (rnd() & 3));	/* 16-bit header */
+			h = (uint8_t)(rnd() & 1 ? 0xb0 | (rnd() & 7) : 0x98 | (rnd() & 7));
+		} else if (c == 2) {
+			h = (uint8_t)rnd();			/* anything */
+		} else {
+			h = hdrs[rnd() % sizeof(hdrs)];
+		}
+		n += put(v + n, h, SPE_HDR_PAYLOAD_LEN(h));
+	}
+	if (rnd() & 1)
+		n += put(v + n, 0x71, 8);			/* Timestamp */
+	else
+		v[n++] = 0x01;					/* End */
+	return n;
+}
+
 static uint8_t tr[1 << 20];
 static uint8_t win[SPE_STREAM_MIN_CAP(SPE_DEC_LEGACY_ALIGN) + 4096];
 
@@ -121,6 +164,37 @@ static void t_chunkings(const char *name, int legacy)
 	printf("PASS: stream:%s\n", name);
 }
 
+/* the record iterator's fast path gives what its general loop gives */
+static void t_fast_vs_general(void)
+{
+	unsigned int i, legacy;
+
+	for (i = 0; i < 16; i++) {
+		size_t len, n = 0;
+
+		legacy = i & 1;
+		if (i < 8) {
+			len = trace(tr, sizeof(tr) >> (i % 4), (int)legacy);
+		} else {
+			while (n + 4096 < sizeof(tr) >> (i % 4)) {
+				n += (rnd() & 7) ? record(tr + n) : odd_record(tr + n);
+				if (!(rnd() & 7))
+					tr[n++] = 0x00;
+			}
+			len = n - (rnd() & 1 ? rnd() % 12 : 0);
+		}
+		long r = fast_vs_general(tr, len, legacy ? SPE_DEC_LEGACY_ALIGN : 0,
+					 legacy ? rnd() & 0xfff : 0);
+
+		if (r) {
+			printf("FAIL: stream:fast-vs-general: trace %u (%zu bytes): result %ld differs\n",
+			       i, len, r);
+			return;
+		}
+	}
+	printf("PASS: stream:fast-vs-general\n");
+}
+
 static void t_min_cap(void)
 {
 	struct spe_stream s;
@@ -138,5 +212,6 @@ int main(void)
 	t_chunkings("chunked-vs-whole", 0);
 	t_chunkings("chunked-vs-whole-legacy-align", 1);
 	t_min_cap();
+	t_fast_vs_general();
 	return 0;
 }

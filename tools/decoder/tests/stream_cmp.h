@@ -13,6 +13,8 @@
 
 #include <arm_spe/spe_decoder.h>
 
+#include "../spe_internal.h"
+
 struct chunker {
 	uint64_t state;		/* xorshift state: chunk sizes */
 	size_t max;		/* largest chunk */
@@ -32,6 +34,32 @@ static int same_record(const struct spe_record *a, const struct spe_record *b)
 
 	return !memcmp(a, b, offsetof(struct spe_record, extra)) &&
 	       !memcmp(a->extra, b->extra, n * sizeof(a->extra[0]));
+}
+
+/*
+ * The record iterator's fast path against its general loop alone
+ * (SPE__DEC_NO_FAST): every result, record, error, position and the final
+ * stats. Returns 0 when identical, else as stream_vs_whole().
+ */
+static long fast_vs_general(const uint8_t *buf, size_t len, unsigned int flags, uint64_t addr)
+{
+	struct spe_decoder df, dg;
+	struct spe_record rf, rg;
+	long idx = 0;
+	int retf, retg;
+
+	spe_decoder_init(&df, buf, len, flags);
+	spe_decoder_init(&dg, buf, len, flags | SPE__DEC_NO_FAST);
+	df.buf_addr = dg.buf_addr = addr;
+	do {
+		idx++;
+		retf = spe_decoder_next(&df, &rf);
+		retg = spe_decoder_next(&dg, &rg);
+		if (retf != retg || df.pos != dg.pos || (retf == 1 && !same_record(&rf, &rg)) ||
+		    (retf < 0 && memcmp(&df.err, &dg.err, sizeof(df.err))))
+			return idx;
+	} while (retf);
+	return memcmp(&df.stats, &dg.stats, sizeof(df.stats)) ? -1 : 0;
 }
 
 /*
