@@ -12,6 +12,9 @@
 #include "spe_internal.h"
 
 /* decode8() stores these eight consecutive byte fields at once. */
+/* fast_record() writes the record's addresses and counters one by one. */
+typedef char spe_rec_layout_check[(SPE_REC_NADDR == 5 && SPE_REC_NCNT == 5) ? 1 : -1];
+
 typedef char spe_pkt_layout_check[
 	(offsetof(struct spe_packet, len) == offsetof(struct spe_packet, type) + 1 &&
 	 offsetof(struct spe_packet, reserved) == offsetof(struct spe_packet, type) + 7) ? 1 : -1];
@@ -142,6 +145,30 @@ static const uint64_t rec_tab[256] = {
  */
 #define FAST_REC_SPAN	(S_NR * 9u + 9u + 8u)
 
+/*
+ * The packet iterator's table (spe_decoder_next_packet()): per 8-bit
+ * header, the packet length and flags: PF_SLOW (Padding or a 16-bit
+ * header: not for the fast path), PF_REC (End or Timestamp: ends a
+ * record), PF_UNK (unknown packet), PF_OP (Operation Type).
+ */
+#define PF_LEN(f)	((f) & 0xfu)
+#define PF_SLOW		(1u << 4)
+#define PF_REC		(1u << 5)
+#define PF_UNK		(1u << 6)
+#define PF_OP		(1u << 7)
+#define PW(b)								\
+	((uint8_t)((1u + SPE_HDR_PAYLOAD_LEN(b)) |			\
+		   (CLS(b) == K_PAD || CLS(b) == K_EXT ? PF_SLOW : 0u) |	\
+		   (CLS(b) == K_END || CLS(b) == K_TS ? PF_REC : 0u) |	\
+		   (CLS(b) == K_UNK ? PF_UNK : 0u) | (CLS(b) == K_OP ? PF_OP : 0u)))
+#define P4(b)	PW(b), PW((b) + 1), PW((b) + 2), PW((b) + 3)
+#define P16(b)	P4(b), P4((b) + 4), P4((b) + 8), P4((b) + 12)
+#define P64(b)	P16(b), P16((b) + 16), P16((b) + 32), P16((b) + 48)
+
+static const uint8_t pkt_tab[256] = {
+	P64(0x00u), P64(0x40u), P64(0x80u), P64(0xc0u),
+};
+
 #define TAB_CLS(e)	((e) & 0xfu)
 #define TAB_PLEN(e)	((unsigned int)(e) >> 4)
 
@@ -199,9 +226,13 @@ static const uint64_t pmask[9] = {
  */
 #if defined(__GNUC__)
 #define LOAD_POS(d)	__atomic_load_n(&(d)->pos, __ATOMIC_RELAXED)
+#define LOAD_SCALAR(x)	__atomic_load_n(&(x), __ATOMIC_RELAXED)
 #else
 #define LOAD_POS(d)	((d)->pos)
+#define LOAD_SCALAR(x)	(x)
 #endif
+/* The same for the stats the fast paths add to: one scalar add each. */
+#define STAT_ADD(d, f, v)	((d)->stats.f = LOAD_SCALAR((d)->stats.f) + (v))
 
 /* First position at or after p that is not a Padding byte (D18.2.8), or end. */
 static inline const uint8_t *skip_padding(const uint8_t *p, const uint8_t *end)
@@ -559,6 +590,9 @@ static int slow_packet(struct spe_decoder *d, struct spe_record *rec,
 #define SLOT(sl, k)	((sl)[k])
 #endif
 
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
 static inline int fast_record(struct spe_decoder *d, struct spe_record *rec,
 			      const uint8_t *start)
 {
@@ -566,7 +600,7 @@ static inline int fast_record(struct spe_decoder *d, struct spe_record *rec,
 	uint64_t sl[S_NR], w, t, ts = 0;
 	uint8_t hdr[S_NR];
 	uint32_t present = R_STOP, bit;
-	unsigned int b, k, ev_len, ds_len, npk = 1;	/* End or Timestamp */
+	unsigned int b, ev_len, ds_len, npk = 1;	/* End or Timestamp */
 
 	/*
 	 * In two halves: GCC's generic tuning turns a 128-byte memset into
@@ -603,19 +637,27 @@ static inline int fast_record(struct spe_decoder *d, struct spe_record *rec,
 	if (unlikely((present & SPE_REC_OP) &&
 		     op_is_reserved(SPE_HDR_OP_CLASS(hdr[S_OP]), (uint8_t)SLOT(sl, S_OP))))
 		return 0;
-	ev_len = SPE_HDR_PAYLOAD_LEN(hdr[S_EV]);
-	ds_len = SPE_HDR_PAYLOAD_LEN(hdr[S_DS]);
+	/* SPE_HDR_PAYLOAD_LEN() of a header that is there, 0 if none: no branch */
+	ev_len = ((present / SPE_REC_EVENTS) & 1u) << SPE_HDR_SZ(hdr[S_EV]);
+	ds_len = ((present / SPE_REC_DATA_SOURCE) & 1u) << SPE_HDR_SZ(hdr[S_DS]);
 	rec->offset = (uint64_t)(start - d->buf);
 	rec->size = (uint32_t)(p - start);
 	rec->present = present;
-	for (k = 0; k < SPE_REC_NADDR; k++)
-		rec->addr[k] = SLOT(sl, S_ADDR + k);
+	/* written out: GCC keeps a 5-iteration copy loop as a loop */
+	rec->addr[0] = SLOT(sl, S_ADDR);
+	rec->addr[1] = SLOT(sl, S_ADDR + 1);
+	rec->addr[2] = SLOT(sl, S_ADDR + 2);
+	rec->addr[3] = SLOT(sl, S_ADDR + 3);
+	rec->addr[4] = SLOT(sl, S_ADDR + 4);
 	rec->timestamp = ts;
 	rec->events = SLOT(sl, S_EV) & pmask[ev_len];
 	rec->context[0] = (uint32_t)SLOT(sl, S_CTX);
 	rec->context[1] = (uint32_t)SLOT(sl, S_CTX + 1);
-	for (k = 0; k < SPE_REC_NCNT; k++)
-		rec->counter[k] = (uint16_t)SLOT(sl, S_CNT + k);
+	rec->counter[0] = (uint16_t)SLOT(sl, S_CNT);
+	rec->counter[1] = (uint16_t)SLOT(sl, S_CNT + 1);
+	rec->counter[2] = (uint16_t)SLOT(sl, S_CNT + 2);
+	rec->counter[3] = (uint16_t)SLOT(sl, S_CNT + 3);
+	rec->counter[4] = (uint16_t)SLOT(sl, S_CNT + 4);
 	rec->data_source = (uint16_t)(SLOT(sl, S_DS) & pmask[ds_len]);
 	rec->events_len = (uint8_t)ev_len;
 	rec->data_source_len = (uint8_t)ds_len;
@@ -625,8 +667,8 @@ static inline int fast_record(struct spe_decoder *d, struct spe_record *rec,
 	/* n_extra = 0 and the padding after it, as the general loop's memset */
 	memset(&rec->n_extra, 0, offsetof(struct spe_record, extra) -
 	       offsetof(struct spe_record, n_extra));
-	d->stats.packets += npk;
-	d->stats.records++;
+	STAT_ADD(d, packets, npk);
+	STAT_ADD(d, records, 1);
 	d->pos = (size_t)(p - d->buf);
 	return 1;
 }
@@ -822,14 +864,31 @@ int spe_decoder_next(struct spe_decoder *d, struct spe_record *rec)
 {
 	size_t pos = LOAD_POS(d);
 
-	/* a record right here, not near the end: no padding to skip first */
-	if (likely(d->len - pos >= FAST_REC_SPAN && d->buf[pos] != SPE_HDR_PADDING &&
-		   !(d->flags & SPE__DEC_NO_FAST)) && fast_record(d, rec, d->buf + pos))
-		return 1;
+	/*
+	 * Not near the end: skip the padding before the record here (as
+	 * next_record() would: a legacy Alignment command after it stops
+	 * fast_record(), and next_record() goes on from there).
+	 */
+	if (likely(pos < d->len && d->len - pos >= FAST_REC_SPAN &&
+		   !(d->flags & SPE__DEC_NO_FAST))) {
+		const uint8_t *p = d->buf + pos, *q = p, *end = d->buf + d->len;
+
+		if (*q == SPE_HDR_PADDING) {
+			q = skip_padding(q, end);
+			STAT_ADD(d, pad_bytes, (size_t)(q - p));
+			d->pos = (size_t)(q - d->buf);
+		}
+		if ((size_t)(end - q) >= FAST_REC_SPAN && fast_record(d, rec, q))
+			return 1;
+	}
 	return next_record(d, rec);
 }
 
-int spe_decoder_next_packet(struct spe_decoder *d, struct spe_packet *pkt)
+/* The packet iterator past its fast path: padding, 16-bit headers, the end. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static int next_packet(struct spe_decoder *d, struct spe_packet *pkt)
 {
 	size_t pos = LOAD_POS(d);
 	int n;
@@ -896,4 +955,39 @@ int spe_decoder_next_packet(struct spe_decoder *d, struct spe_packet *pkt)
 	}
 	d->pos = pos + (size_t)n;
 	return 1;
+}
+
+/*
+ * An 8-bit header other than Padding with 9 bytes of data from it (the
+ * common case) takes no branch on what it is: one table load for its
+ * length and flags, the payload masked out of one 8-byte load, the fields
+ * from pkt_img[] in one 8-byte store with the Operation Type's reserved
+ * flag from op_res[], and the stats added from the flags.
+ */
+int spe_decoder_next_packet(struct spe_decoder *d, struct spe_packet *pkt)
+{
+#ifdef HAVE_PKT_IMG
+	size_t pos = LOAD_POS(d);
+
+	if (likely(pos < d->len && d->len - pos >= 9)) {
+		const uint8_t *p = d->buf + pos;
+		unsigned int b = *p, f = pkt_tab[b];
+
+		if (likely(!(f & PF_SLOW))) {
+			uint64_t v = le64_load(p + 1) & pmask[PF_LEN(f) - 1];
+			uint64_t img = pkt_img[b] |
+				       IMG_BYTE(op_res[b & 3u][v & 0xffu] & (f >> 7), 7);
+
+			pkt->payload = v;
+			pkt->offset = pos;
+			memcpy((char *)pkt + offsetof(struct spe_packet, type), &img, 8);
+			STAT_ADD(d, packets, 1);
+			STAT_ADD(d, records, (f >> 5) & 1u);
+			STAT_ADD(d, unknown, (f >> 6) & 1u);
+			d->pos = pos + PF_LEN(f);
+			return 1;
+		}
+	}
+#endif
+	return next_packet(d, pkt);
 }
