@@ -12,15 +12,20 @@
 /* The bucket of counter value v; sat is the saturated value (0xfff/0xffff). */
 static inline unsigned int lat_bucket(unsigned int v, unsigned int sat)
 {
-	unsigned int b = 0;
-
 	if (v == sat)
 		return LAT_BUCKETS - 1;
+#if defined(__GNUC__)
+	/* the bit length of v, without a loop whose exit depends on v */
+	return v ? 32u - (unsigned int)__builtin_clz(v) : 0u;
+#else
+	unsigned int b = 0;
+
 	while (v) {
 		b++;
 		v >>= 1;
 	}
 	return b;
+#endif
 }
 
 #endif /* SPE_LATENCY_H */

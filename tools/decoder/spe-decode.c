@@ -291,61 +291,105 @@ struct summary {
 	uint64_t cnt_n[SPE_REC_NCNT], cnt_sum[SPE_REC_NCNT];
 	uint16_t cnt_min[SPE_REC_NCNT], cnt_max[SPE_REC_NCNT];
 	uint64_t extra;
+	/*
+	 * Events words counted as they come (a direct-mapped cache: a trace
+	 * has few distinct ones), added to events[] bit by bit only when a
+	 * slot is reused and by summary_flush(): a loop over the set bits of
+	 * every record's word mispredicts its exit.
+	 */
+	uint64_t ev_word[64], ev_count[64];
 };
+
+/* calloc, with cnt_min[] at its largest (read only when cnt_n[] > 0) */
+static struct summary *summary_new(void)
+{
+	struct summary *s = calloc(1, sizeof(*s));
+	unsigned int i;
+
+	if (s)
+		for (i = 0; i < SPE_REC_NCNT; i++)
+			s->cnt_min[i] = UINT16_MAX;
+	return s;
+}
+
+static void ev_spill(struct summary *s, unsigned int k)
+{
+	uint64_t ev = s->ev_word[k], n = s->ev_count[k];
+	unsigned int b;
+
+	for (b = 0; ev; b++, ev >>= 1)
+		if (ev & 1)
+			s->events[b] += n;
+	s->ev_count[k] = 0;
+}
+
+static void summary_flush(struct summary *s)
+{
+	unsigned int k;
+
+	for (k = 0; k < 64; k++)
+		ev_spill(s, k);
+}
+
+/*
+ * Operation Type kind and store flag by CLASS/SUBCLASS, from spe_op_decode()
+ * once per pair (1 + kind * 2 + store; 0: not yet decoded).
+ */
+static uint8_t op_kind_store[4][256];
 
 static void summary_add(const struct opts *o, struct summary *s, const struct spe_record *r)
 {
 	unsigned int i, sat = o->counter_bits == 12 ? SPE_CNT_SAT12 : SPE_CNT_SAT16;
+	uint32_t present = r->present;
 
-	if (r->present & SPE_REC_OP) {
-		struct spe_op op;
+	if (present & SPE_REC_OP) {
+		uint8_t *ks = &op_kind_store[r->op_class & 3u][r->op_subclass];
 
-		spe_op_decode(r->op_class, r->op_subclass, &op);
-		s->by_op[op.kind][op.store]++;
+		if (!*ks) {
+			struct spe_op op;
+
+			spe_op_decode(r->op_class, r->op_subclass, &op);
+			*ks = (uint8_t)(1 + op.kind * 2 + !!op.store);
+		}
+		s->by_op[(*ks - 1) / 2][(*ks - 1) % 2]++;
 	} else {
 		s->no_op++;
 	}
-	if (r->present & SPE_REC_EVENTS) {
+	if (present & SPE_REC_EVENTS) {
 		uint64_t ev = r->events;
+		unsigned int k = (unsigned int)((ev * 0x9e3779b97f4a7c15ull) >> 58);
 
-		while (ev) {
-			unsigned int b;
-#ifdef __GNUC__
-			b = (unsigned int)__builtin_ctzll(ev);
-#else
-			for (b = 0; !(ev & (1ull << b)); b++)
-				;
-#endif
-			s->events[b]++;
-			ev &= ev - 1;
+		if (s->ev_word[k] != ev) {
+			ev_spill(s, k);
+			s->ev_word[k] = ev;
 		}
+		s->ev_count[k]++;
 	}
-	if (r->present & SPE_REC_TIMESTAMP)
-		s->ts_records++;
-	else
-		s->end_records++;
+	s->ts_records += !!(present & SPE_REC_TIMESTAMP);
+	s->end_records += !(present & SPE_REC_TIMESTAMP);
+	/* without a branch on which counters the record has */
 	for (i = 0; i < SPE_REC_NCNT; i++) {
-		uint16_t c = r->counter[i];
+		unsigned int c = r->counter[i], m = (present / SPE_REC_CNT(i)) & 1u;
+		unsigned int lo = s->cnt_min[i], hi = s->cnt_max[i];
 
-		if (!(r->present & SPE_REC_CNT(i)))
-			continue;
-		if (!s->cnt_n[i] || c < s->cnt_min[i])
-			s->cnt_min[i] = c;
-		if (!s->cnt_n[i] || c > s->cnt_max[i])
-			s->cnt_max[i] = c;
-		s->cnt_n[i]++;
-		s->cnt_sum[i] += c;
+		lo = m && c < lo ? c : lo;
+		hi = m && c > hi ? c : hi;
+		s->cnt_min[i] = (uint16_t)lo;
+		s->cnt_max[i] = (uint16_t)hi;
+		s->cnt_n[i] += m;
+		s->cnt_sum[i] += c;	/* 0 when not present (spe_decoder.h) */
 	}
-	if (r->present & SPE_REC_CNT(SPE_CNT_IDX_TOTAL))
+	if (present & SPE_REC_CNT(SPE_CNT_IDX_TOTAL))
 		s->hist[lat_bucket(r->counter[SPE_CNT_IDX_TOTAL], sat)]++;
 	s->extra += r->n_extra;
 }
 
-static void summary_print(const struct summary *s, const struct spe_decoder *d, size_t len)
+static void summary_print(struct summary *s, const struct spe_decoder *d, size_t len)
 {
 	unsigned int i, k;
 	uint64_t hmax = 0;
 
+	summary_flush(s);
 	printf("bytes:            %zu\n", len);
 	printf("records:          %" PRIu64 " (timestamp-terminated %" PRIu64 ", end-terminated %" PRIu64 ")\n",
 	       d->stats.records, s->ts_records, s->end_records);
@@ -558,7 +602,7 @@ static int perf_main(const struct opts *o, const uint8_t *buf, size_t len)
 		return 0;
 	}
 	if (o->mode == MODE_SUMMARY) {
-		po.sum = calloc(1, sizeof(*po.sum));
+		po.sum = summary_new();
 		if (!po.sum)
 			return 2;
 	} else {
@@ -621,7 +665,7 @@ static int stream_main(const struct opts *o, uint8_t **pbuf, size_t *plen)
 {
 	size_t cap = SPE_STREAM_MIN_CAP(o->flags) + (1u << 16), chunk = 1u << 16;
 	uint8_t *win = malloc(cap), *in = malloc(chunk);
-	struct summary *sum = o->mode == MODE_SUMMARY ? calloc(1, sizeof(*sum)) : NULL;
+	struct summary *sum = o->mode == MODE_SUMMARY ? summary_new() : NULL;
 	struct outbuf *ob = o->mode != MODE_SUMMARY ? malloc(sizeof(*ob)) : NULL;
 	struct spe_stream s;
 	struct spe_record rec;
@@ -885,7 +929,7 @@ int main(int argc, char **argv)
 	}
 
 	if (o.mode == MODE_SUMMARY) {
-		sum = calloc(1, sizeof(*sum));
+		sum = summary_new();
 		if (!sum) {
 			fprintf(stderr, "%s: out of memory\n", prog);
 			return 2;
