@@ -575,10 +575,11 @@ static int slow_packet(struct spe_decoder *d, struct spe_record *rec,
  * them known and without reserved values. Per packet: one table load gives
  * the present bit and the payload slot, one unaligned 8-byte load the
  * payload (stored unmasked; the record's fields take the bytes they hold),
- * the length is computed from the header, and one branch, on a bit set in
- * present, both ends the walk at End/Timestamp and catches what the walk
- * does not handle. No branch depends on which packet kind comes next, so a
- * record's layout costs no mispredicted branch. Returns 1 with *rec filled
+ * one branch, on a bit set in present, both ends the walk at End/Timestamp
+ * and catches what the walk does not handle, and the step to the next
+ * header is a branch on the payload size to a constant (CONST_STEP): no
+ * branch on the packet's kind, and, when the sizes are predicted, no load
+ * on the chain from one header to the next. Returns 1 with *rec filled
  * and d updated, or 0 with nothing changed: the general loop then decodes
  * the record from its start (padding inside a record, 16-bit headers,
  * unknown, reserved or IMPDEF packets, a packet kind seen twice).
@@ -589,6 +590,22 @@ static int slow_packet(struct spe_decoder *d, struct spe_record *rec,
 #else
 #define SLOT(sl, k)	((sl)[k])
 #endif
+
+/*
+ * p += n in a branch of its own. Left alone, GCC turns a switch of such
+ * steps back into arithmetic on the header (or a table), which puts the
+ * header's load on the chain from one packet to the next (measured: the
+ * record iterator 8-14% slower on the benchmark traces); the empty asm
+ * with a memory clobber keeps one branch per step.
+ */
+#if defined(__GNUC__)
+#define CONST_STEP(p, n)	do { __asm__("" ::: "memory"); (p) += (n); } while (0)
+#else
+#define CONST_STEP(p, n)	((p) += (n))
+#endif
+
+/* one case of a switch that steps x by a constant */
+#define STEP_CASE(x, k, n)	case k: CONST_STEP(x, n); break
 
 #if defined(__GNUC__)
 __attribute__((always_inline))
@@ -621,7 +638,12 @@ static inline int fast_record(struct spe_decoder *d, struct spe_record *rec,
 		sl[t >> 32] = w;
 		hdr[t >> 32] = (uint8_t)b;
 		/* 1 + SPE_HDR_PAYLOAD_LEN(b): every header here is >= 0x40 */
-		p += 1u + (1u << SPE_HDR_SZ(b));
+		switch (SPE_HDR_SZ(b)) {
+		STEP_CASE(p, 0, 2);
+		STEP_CASE(p, 1, 3);
+		STEP_CASE(p, 2, 5);
+		default: CONST_STEP(p, 9);
+		}
 	}
 	if (b == SPE_HDR_TIMESTAMP) {
 		ts = w;
@@ -984,7 +1006,14 @@ int spe_decoder_next_packet(struct spe_decoder *d, struct spe_packet *pkt)
 			STAT_ADD(d, packets, 1);
 			STAT_ADD(d, records, (f >> 5) & 1u);
 			STAT_ADD(d, unknown, (f >> 6) & 1u);
-			d->pos = pos + PF_LEN(f);
+			switch (PF_LEN(f)) {
+			STEP_CASE(pos, 1, 1);
+			STEP_CASE(pos, 2, 2);
+			STEP_CASE(pos, 3, 3);
+			STEP_CASE(pos, 5, 5);
+			default: CONST_STEP(pos, 9);
+			}
+			d->pos = pos;
 			return 1;
 		}
 	}
