@@ -556,6 +556,7 @@ static void spe_stop(struct perf_event *event, int flags)
 	struct spe_pmu *spe = to_spe_pmu(event->pmu);
 	struct spe_cpu *c = this_cpu_ptr(spe->pcpu);
 	struct hw_perf_event *hwc = &event->hw;
+	enum spe_action act;
 	u32 aux_flags = 0;
 	bool paused;
 	u64 pmbsr;
@@ -578,13 +579,23 @@ static void spe_stop(struct perf_event *event, int flags)
 	 * sticky without S and reported here too.
 	 */
 	pmbsr = spe_read(PMBSR);
-	spe_decode_pmbsr(spe, pmbsr, &aux_flags);
+	act = spe_decode_pmbsr(spe, pmbsr, &aux_flags);
 	if (perf_get_aux(&c->handle))
 		spe_aux_end(spe, &c->handle, aux_flags, pmbsr);
 	if (pmbsr) {
 		spe_write(0, PMBSR);
 		isb();
 	}
+	/*
+	 * A fatal syndrome first seen here (the unit reports management
+	 * events some operations late, so the drain above may be what made
+	 * it visible, before any PMBIRQ) ends the event for good, as in the
+	 * interrupt handler; otherwise the next pmu->add would program a
+	 * new window. perf core acts on the flag when this is a
+	 * schedule-out, the queued irq_work otherwise.
+	 */
+	if (act == SPE_ACT_STOP)
+		spe_event_disable_pending(event);
 
 	if (flags & PERF_EF_UPDATE) {
 		/* Resume the interval where it stopped (3.1.3). */
