@@ -1157,6 +1157,29 @@ static void t_pmbidr_p_el1(void)
 
 #endif
 
+#if defined(MODE_STRICT)
+
+/*
+ * Strict mode: out of reset only PMBLIMITR_EL1.E has a defined value, 0
+ * (SPE supplement 4.2, Table 8); the model gives every other field a
+ * value drawn from spe-seed. Run first, before anything is written.
+ */
+static void t_strict_reset(void)
+{
+    const char *n = "strict_reset_values_unknown";
+    uint64_t any;
+
+    any = RD(PMSCR_EL1) | RD(PMSICR_EL1) | RD(PMSIRR_EL1) |
+          RD(PMSFCR_EL1) | RD(PMSEVFR_EL1) | RD(PMSLATFR_EL1) |
+          (RD(PMBLIMITR_EL1) & ~1ULL) | RD(PMBPTR_EL1) | RD(PMBSR_EL1);
+    CHECK_EQ(n, "PMBLIMITR_EL1.E out of reset", RD(PMBLIMITR_EL1) & 1, 0);
+    CHECK(n, any != 0, "UNKNOWN fields not all 0 out of reset", any, 1);
+    result(n, 1, "", 0, 0);
+    spe_reset_regs();
+}
+
+#endif
+
 int main(void);
 int main(void)
 {
@@ -1171,6 +1194,7 @@ int main(void)
 #elif defined(MODE_ALIGN)
     t_align();
 #elif defined(MODE_STRICT)
+    t_strict_reset();
     gic_init();
     t_inflight_stale();
     t_inflight();
