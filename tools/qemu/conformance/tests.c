@@ -1178,6 +1178,58 @@ static void t_strict_reset(void)
     spe_reset_regs();
 }
 
+/*
+ * Restarting after a management event with DL set (3.4.1, 001 D17.7.4):
+ * profiling must not resume from the saved PMBPTR_EL1. The DL event
+ * comes from rewriting PMBLIMITR_EL1 while profiling (3.6.1, reported
+ * once already by t_dl_disable()). Reprogramming PMBPTR_EL1 before
+ * clearing PMBSR_EL1.S is fine; clearing S with the saved pointer is a
+ * violation.
+ */
+static void strict_dl_event(void)
+{
+    WR(PMSCR_EL1, 2);
+    ISB();
+    spe_spin(25000);
+    WR(PMBLIMITR_EL1, BUF_LIMIT | 1);   /* while profiling: DL */
+    WR(PMSCR_EL1, 0);
+    ISB();
+    PSB();
+    DSB();
+    ISB();
+}
+
+static void t_dl_restart(void)
+{
+    const char *n = "strict_dl_restart_reprogrammed_ok";
+    uint64_t sr;
+
+    strict_start(0x400, 0);
+    WR(PMSCR_EL1, 0);
+    ISB();
+    strict_dl_event();
+    sr = RD(PMBSR_EL1);
+    CHECK_EQ(n, "PMBSR (S, DL)", sr & (PMBSR_S | PMBSR_DL),
+             PMBSR_S | PMBSR_DL);
+    WR(PMBPTR_EL1, BUF_BASE + 0x2000);  /* a new pointer */
+    ISB();
+    WR(PMBSR_EL1, 0);                   /* restart: no violation */
+    ISB();
+    result(n, 1, "", 0, 0);
+
+    n = "strict_dl_restart_saved_pointer_reported";
+    strict_dl_event();
+    sr = RD(PMBSR_EL1);
+    CHECK_EQ(n, "PMBSR (S, DL)", sr & (PMBSR_S | PMBSR_DL),
+             PMBSR_S | PMBSR_DL);
+    expect_violation("000 3.4.1");
+    WR(PMBSR_EL1, 0);                   /* restart from the saved pointer */
+    ISB();
+    strict_stop();
+    result(n, 1, "", 0, 0);
+    spe_reset_regs();
+}
+
 #endif
 
 int main(void);
@@ -1200,6 +1252,7 @@ int main(void)
     t_inflight();
     t_dl_disable();
     t_coll();
+    t_dl_restart();
 #elif defined(MODE_EL2)
     t_pmbidr_p();
     t_pmbidr_p_el1();
