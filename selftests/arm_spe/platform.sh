@@ -11,6 +11,7 @@
 #   SPE_EXP_OWNER      el1, or el2: EL2 keeps the buffer (MDCR_EL2.E2PB 0b00),
 #                      so the driver must refuse the device
 #   SPE_EXP_FIRMWARE   dt or acpi: which description the driver probed
+#   SPE_EXP_INTID      the INTID of PMBIRQ (a PPI) the firmware describes
 #   SPE_EXP_PREEMPT_RT 1: a PREEMPT_RT kernel; PMBIRQ must stay a hard IRQ
 # --irq-fired: tests before this one filled the buffer, so PMBIRQ must
 # have fired. Exit status as kselftest: 0 pass, 1 fail.
@@ -66,21 +67,67 @@ if [ "$owner" = el2 ]; then
 	exit 0
 fi
 
-probe=$(log | grep -m1 'arm_spe_perf .*: arm_spe_[0-9]*: SPE v1p') || fail "the driver did not probe"
-echo "kernel log: $probe"
+# The MADT's GICC entries (ACPI 6.3, 5.2.12.14): the SPE overflow
+# interrupt is the u16 at offset 78 of the 80-byte GICC (MADT revision 5
+# or later); ACPI 6.5's 82-byte GICC adds the TRBE interrupt at offset 80.
+# Linux makes the arm,spe-v1 device only if every GICC names the same one.
+madt_gicc() {
+	od -An -tu1 -v /sys/firmware/acpi/tables/APIC | awk '
+		{ for (i = 1; i <= NF; i++) b[n++] = $i }
+		END {
+			print "revision", b[8]
+			for (p = 44; p + 1 < n && b[p + 1] > 0; p += b[p + 1]) {
+				if (b[p] != 11)
+					continue
+				l = b[p + 1]
+				spe = l >= 80 ? b[p + 78] + 256 * b[p + 79] : "none"
+				trbe = l >= 82 ? b[p + 80] + 256 * b[p + 81] : 0
+				print "gicc", g++, l, spe, trbe
+			}
+		}'
+}
+intid=${SPE_EXP_INTID:?}
 case $fw in
 acpi)
-	[ -d /sys/firmware/acpi/tables ] || fail "no ACPI tables"
+	[ -r /sys/firmware/acpi/tables/APIC ] || fail "no ACPI MADT"
 	[ -e /proc/device-tree ] && fail "a device tree next to ACPI"
+	gicc=$(madt_gicc) || fail "cannot read the MADT"
+	echo "MADT: $(echo "$gicc" | tr '\n' ' ')"
+	rev=$(echo "$gicc" | awk '$1 == "revision" { print $2 }')
+	[ "$rev" -ge 5 ] || fail "MADT revision $rev: no SPE overflow interrupt before revision 5"
+	n=0
+	while read -r what i len spe trbe; do
+		[ "$what" = gicc ] || continue
+		n=$((n + 1))
+		[ "$len" -ge 80 ] || fail "GICC $i is $len bytes, too short for the SPE interrupt"
+		[ "$spe" = "$intid" ] || fail "GICC $i: SPE overflow interrupt (offset 78) is $spe, not $intid"
+		[ "$trbe" = 0 ] || fail "GICC $i: a TRBE interrupt ($trbe, offset 80) on a machine without TRBE"
+	done <<-EOT
+	$gicc
+	EOT
+	[ "$n" = "${SPE_EXP_CPUS:?}" ] || fail "$n GICC entries, $SPE_EXP_CPUS CPUs"
+	[ -e /sys/bus/platform/devices/arm,spe-v1 ] || fail "no arm,spe-v1 platform device from the MADT"
+	[ -e /sys/bus/platform/devices/arm,trbe ] && fail "an arm,trbe platform device from the MADT"
+	;;
+dt)
+	[ -e /proc/device-tree ] || fail "no device tree"
+	;;
+*) fail "SPE_EXP_FIRMWARE=$fw" ;;
+esac
+
+probe=$(log | grep -m1 'arm_spe_perf .*: arm_spe_[0-9]*: SPE v1p') || fail "the driver did not probe"
+echo "kernel log: $probe"
+pmu=${probe#*: } pmu=${pmu%%:*}
+[ -d "/sys/bus/event_source/devices/$pmu" ] || fail "no PMU $pmu in /sys/bus/event_source/devices"
+case $fw in
+acpi)
 	# arm64's ACPI code names the device it makes from the MADT GICC
 	# entries "arm,spe-v1"; a DT node's device is named after the node.
 	case $probe in *"arm_spe_perf arm,spe-v1: "*) ;; *) fail "not the ACPI (MADT) device" ;; esac
 	;;
 dt)
-	[ -e /proc/device-tree ] || fail "no device tree"
 	case $probe in *"arm_spe_perf arm,spe-v1: "*) fail "the ACPI device on a DT boot" ;; esac
 	;;
-*) fail "SPE_EXP_FIRMWARE=$fw" ;;
 esac
 
 if [ "$rt" = 1 ]; then
