@@ -290,13 +290,10 @@ el2_shim=3:268435456 boot e2pb-el1 "" load discovery capture platform unload
 # EL2): the buffer is owned by EL1, kernel samples are EL1 samples.
 machine=virtualization=on append=kvm-arm.mode=nvhe boot nvhe "" load discovery capture errors buffer observe platform unload
 # UEFI (edk2) and ACPI: the driver probes the arm,spe-v1 device arm64's
-# ACPI code makes from the MADT GICC entries' SPE interrupt. The default
-# tests but module_load.sh, which needs the DT node. Only when named, for
-# now: the emulator writes the GICC SPE overflow interrupt two bytes past
-# where ACPI 6.3 puts it (offset 80, after a 3-byte Reserved, instead of
-# 78), so Linux reads 0 there, makes no SPE device (but an arm,trbe one
-# from the ACPI 6.5 TRBE field at 80) and the driver has nothing to probe.
-named=1 bios=uefi append=acpi=force boot acpi "" validator module_load load discovery capture errors buffer observe platform unload
+# ACPI code makes from the MADT GICC entries' SPE interrupt (platform.sh
+# reads the GICCs). The default tests but module_load.sh, which needs the
+# DT node.
+bios=uefi append=acpi=force boot acpi "" validator module_load load discovery capture errors buffer observe platform unload
 # Mainline's driver, the same tests but this driver's own (mainline.tsv),
 # named only: make check runs it as its own stage.
 named=1 driver=mainline boot mainline "" load validator discovery capture errors buffer unload
