@@ -91,10 +91,6 @@ m exclude-user-kernel-swapped drivers/spe_pmu.c sel:default \
 	's/if (!attr->exclude_user)$/if (!attr->exclude_@@)/;s/if (!attr->exclude_kernel)$/if (!attr->exclude_user)/;s/exclude_@@/exclude_kernel/'
 m gap-mark-disables drivers/spe_pmu.c sel:default \
 	'/^static int spe_aux_mark_gap/,/^}/{/spe_event_keep_enabled(event);/d}'
-# The pause forgotten at pmu->add: looks for room at every switch-in, which
-# livelocks a per-task event on PREEMPT_RT (testing.rst, PREEMPT_RT)
-m pause-forgotten-on-add drivers/spe_pmu.c sel@6.12-rt:default \
-	's/^\tif (hwc->flags \& SPE_EVF_PAUSED) {$/\tif (0) {/'
 
 # spe_compat.h / spe_main.c
 m cpu0-pending-disable drivers/spe_compat.h sel:fault-ea \
