@@ -21,6 +21,17 @@ klog=$(dmesg | sed 's/^\[[^]]*\] //')
 log() { printf '%s\n' "$klog"; }
 has() { log | grep -q -e "$1"; }
 say() { echo "kernel log: $(log | grep -m1 -e "$1")"; }
+# refused WHY MSG: the driver refused the device with the one line WHY
+# (a regex), the module stays loaded and registers no PMU; then PASS.
+refused() {
+	has "arm_spe_perf .*$1" || fail "the driver did not refuse the device: $2"
+	say "$1"
+	[ "$(log | grep -c 'arm_spe_perf ')" = 1 ] || fail "more than one line from the driver: $(log | grep 'arm_spe_perf ')"
+	[ -e /sys/module/arm_spe_perf ] || fail "the module is not loaded"
+	ls -d /sys/bus/event_source/devices/arm_spe_* 2>/dev/null && fail "an arm_spe PMU is registered: $2"
+	echo "PASS"
+	exit 0
+}
 
 boot_el=${SPE_EXP_BOOT_EL:?} kernel_el=${SPE_EXP_KERNEL_EL:?} kpti=${SPE_EXP_KPTI:?}
 owner=${SPE_EXP_OWNER:?}
@@ -44,28 +55,14 @@ if [ "$kpti" = 1 ]; then
 	say "detected: Kernel page table isolation"
 	# The buffer would be unmapped under user space: the driver refuses
 	# the device (admin-guide.rst, KPTI), the module stays loaded.
-	has 'arm_spe_perf .*(KPTI is on); boot with kpti=0 to use SPE; not probing' ||
-		fail "the driver did not refuse the device for KPTI"
-	say "KPTI is on"
-	[ -e /sys/module/arm_spe_perf ] || fail "the module is not loaded"
-	ls -d /sys/bus/event_source/devices/arm_spe_* 2>/dev/null && fail "an arm_spe PMU is registered under KPTI"
-	echo "PASS"
-	exit 0
+	refused '(KPTI is on); boot with kpti=0 to use SPE; not probing' "KPTI is on"
 fi
 has 'Kernel page table isolation' && fail "KPTI is on, the boot did not ask for it"
 
 # PMBIDR_EL1.P reads 1 at EL1 (SPE supplement 4.3.1): the driver refuses
 # the device, in one line, and the module stays loaded.
-if [ "$owner" = el2 ]; then
-	has 'arm_spe_perf .*owned by a higher exception level (PMBIDR_EL1.P=1).*not probing' ||
-		fail "the driver did not refuse a buffer EL2 owns"
-	say "owned by a higher exception level"
-	[ "$(log | grep -c 'arm_spe_perf ')" = 1 ] || fail "more than one line from the driver: $(log | grep 'arm_spe_perf ')"
-	[ -e /sys/module/arm_spe_perf ] || fail "the module is not loaded"
-	ls -d /sys/bus/event_source/devices/arm_spe_* 2>/dev/null && fail "an arm_spe PMU is registered with EL2 owning the buffer"
-	echo "PASS"
-	exit 0
-fi
+[ "$owner" = el2 ] &&
+	refused 'owned by a higher exception level (PMBIDR_EL1.P=1).*not probing' "EL2 owns the buffer"
 
 # The MADT's GICC entries (ACPI 6.3, 5.2.12.14): the SPE overflow
 # interrupt is the u16 at offset 78 of the 80-byte GICC (MADT revision 5

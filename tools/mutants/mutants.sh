@@ -7,11 +7,9 @@
 #
 # SUITES, comma-separated, in the order they run (the first to fail kills
 # the mutant): "sel:BOOT[+BOOT...]" selftests/arm_spe/vm-suite.sh with
-# those boots of its probe matrix ("sel@KERNEL_ID:BOOT...": on that kernel
-# of tools/kernels/series.conf, not the default), "perf"
-# tools/perf/vm-suite.sh, "stress" tools/stress/vm-suite.sh. The cheap
-# ones, run by `make check` (run.sh --quick), are the NAMEs listed in
-# "quick" below.
+# those boots of its probe matrix, "perf" tools/perf/vm-suite.sh, "stress"
+# tools/stress/vm-suite.sh. The cheap ones, run by `make check` (run.sh
+# --quick), are the NAMEs listed in "quick" below.
 # Each script must change the file: run.sh reports a mutant whose script no
 # longer applies (the driver changed under it) as an error. A statement
 # under an if without braces goes with its if ({N;d}), or the if would

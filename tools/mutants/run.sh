@@ -69,17 +69,12 @@ suite() {
 	local spec=$1 log=$2 rc pid b
 	local cmd=() consoles=()
 	case $spec in
-	sel:* | sel@*:*)
-		# sel@KERNEL_ID:BOOTS: the boots on another kernel (its own
-		# module build and log directory, build/selftests/ID-NAME)
-		local k=$kid dir=""
-		case $spec in sel@*) k=${spec#sel@} k=${k%%:*} dir=$k- ;; esac
-		[ "$k" = "$kid" ] && dir=""
-		cmd=("$tree/selftests/arm_spe/vm-suite.sh" "$qemu" "$k")
-		b=${spec#*:}
+	sel:*)
+		cmd=("$tree/selftests/arm_spe/vm-suite.sh" "$qemu" "$kid")
+		b=${spec#sel:}
 		for b in ${b//+/ }; do
 			cmd+=("$b")
-			consoles+=("$tree/build/selftests/$dir$b/console.log")
+			consoles+=("$tree/build/selftests/$b/console.log")
 		done
 		;;
 	perf) cmd=("$tree/tools/perf/vm-suite.sh" "$qemu" "$kid") ;;

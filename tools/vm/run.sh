@@ -96,20 +96,23 @@ if [ -n "$shim" ]; then
 	# RAM at 0x40000000: the DTB (QEMU's, for an ELF kernel) at its base,
 	# the Image 2 MiB in, the initrd at 512 MiB, the shim in the top
 	# 16 MiB, which mem= keeps from the kernel.
-	shim_base=$(printf '0x%x' $((0x40000000 + (mem - 16) * 1024 * 1024)))
+	ram=0x40000000 kaddr=0x40200000 iaddr=0x60000000
+	shim_base=$(printf '0x%x' $((ram + (mem - 16) * 1024 * 1024)))
+	command -v aarch64-linux-gnu-gcc >/dev/null ||
+		spe_need_host_pkgs gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu
 	# One ELF holds the shim, the Image and the initrd, each at its place
 	# (QEMU's generic loader device may not be built in).
 	aarch64-linux-gnu-gcc -nostdlib -nostartfiles -static -x assembler-with-cpp \
-		-DSHIM_E2PB="$shim" -DSHIM_CNTVOFF="$cntvoff" -DSHIM_KERNEL=0x40200000 -DSHIM_DTB=0x40000000 \
+		-DSHIM_E2PB="$shim" -DSHIM_CNTVOFF="$cntvoff" -DSHIM_KERNEL="$kaddr" -DSHIM_DTB="$ram" \
 		-DSHIM_IMAGE_FILE="\"$KIMAGE\"" -DSHIM_INITRD_FILE="\"$work/initrd.gz\"" \
-		-Wl,--section-start=.text="$shim_base" -Wl,--section-start=.kernel=0x40200000 \
-		-Wl,--section-start=.initrd=0x60000000 -Wl,--build-id=none -Wl,--no-warn-rwx-segments \
+		-Wl,--section-start=.text="$shim_base" -Wl,--section-start=.kernel="$kaddr" \
+		-Wl,--section-start=.initrd="$iaddr" -Wl,--build-id=none -Wl,--no-warn-rwx-segments \
 		-T "$here/el2-shim/link.ld" "$here/el2-shim/el2-shim.S" -o "$work/el2-shim.elf" ||
 		spe_die "could not build the EL2 shim"
 	case ,$machine, in *,virtualization=on,*) ;; *) machine=${machine:+$machine,}virtualization=on ;; esac
 	smp=1
 	boot=(-kernel "$work/el2-shim.elf")
-	append="$append mem=$((mem - 16))M initrd=0x60000000,$(stat -c %s "$work/initrd.gz")"
+	append="$append mem=$((mem - 16))M initrd=$iaddr,$(stat -c %s "$work/initrd.gz")"
 fi
 
 spe_log "$suite: booting $KVER on $(basename "$qemu") -cpu $cpu${shim:+ through the EL2 shim (E2PB $shim)} (timeout ${tmo}s)"
