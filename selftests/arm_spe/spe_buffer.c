@@ -478,6 +478,56 @@ TEST_F(buf, collisions_reported)
 	EXPECT_VALID(&self->st);
 }
 
+/*
+ * COLL stays set until software writes PMBSR_EL1 (3.1.4), also across a
+ * stop: a collision of one session must not be reported again by the
+ * next session on the CPU. Session A samples at the minimum interval into
+ * a buffer it cannot fill, so its only AUX record is the one pmu->stop
+ * ends; when that one is flagged COLLISION, COLL was pending at the stop.
+ * Session B, at an interval that cannot collide (Documentation/
+ * emulation.rst), must then report no collision at all.
+ */
+TEST_F(buf, collision_not_carried_over)
+{
+	/* About 330 samples of 7-instruction iterations, in half the buffer. */
+	uint64_t iters = 12000, rec = max_rec(&self->p) > rec_align(&self->p) ?
+				      max_rec(&self->p) : rec_align(&self->p);
+	struct spe_session b = { .fd = -1 };
+	int tries, pending = 0, pages = 16;
+
+	while ((uint64_t)pages * 4096 < 2 * (iters * 7 / 256) * rec + 8192)
+		pages *= 2;
+	for (tries = 0; tries < 5 && !pending; tries++) {
+		spe_session_close(&self->s);
+		self->a.sample_period = 256;
+		ASSERT_OPEN(spe_session_open(&self->s, &self->a, 0, -1, 4, pages, 0), &self->s);
+		ASSERT_EQ(0, spe_enable(&self->s));
+		spe_wl_ldst(wl_buf, WL_WORDS - 1, iters);
+		spe_disable(&self->s);
+		ASSERT_EQ(0, spe_session_collect(&self->s));
+		pending = self->s.n_aux_recs == 1 &&
+			  (self->s.aux_flags_last & PERF_AUX_FLAG_COLLISION);
+	}
+	if (!pending) {
+		if (spe_env_long("SPE_EXP_COLLISIONS", 0) == 1)
+			ASSERT_TRUE(pending) TH_LOG("no session ended with COLL pending in %d tries",
+						    tries);
+		SKIP(return, "no session ended with a collision pending");
+	}
+	spe_session_close(&self->s);
+
+	self->a.sample_period = 65536;
+	ASSERT_OPEN(spe_session_open(&b, &self->a, 0, -1, 4, pages, 0), &b);
+	ASSERT_EQ(0, spe_enable(&b));
+	spe_wl_ldst(wl_buf, WL_WORDS - 1, iters);
+	spe_disable(&b);
+	ASSERT_EQ(0, spe_session_collect(&b));
+	TH_LOG("A: COLL pending at stop after %d tries (%d AUX pages); B: %u AUX records, %u flagged COLLISION",
+	       tries, pages, b.n_aux_recs, b.n_collision);
+	EXPECT_EQ(0, b.n_collision) TH_LOG("the collision of the session before is reported again");
+	spe_session_close(&b);
+}
+
 TEST_F(buf, full_buffer_resumes_cpu0_task)
 {
 	full_buffer_resumes(_metadata, self, 0, 0, 0);

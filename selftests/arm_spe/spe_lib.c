@@ -248,6 +248,7 @@ static void read_ring(struct spe_session *s)
 
 			s->n_aux_recs++;
 			s->aux_flags_or |= fl;
+			s->aux_flags_last = fl;
 			if (fl & PERF_AUX_FLAG_TRUNCATED)
 				s->n_truncated++;
 			if (fl & PERF_AUX_FLAG_PARTIAL) {

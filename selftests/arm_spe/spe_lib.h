@@ -56,6 +56,7 @@ struct spe_session {
 	/* PERF_RECORD_AUX records seen */
 	unsigned int n_aux_recs;
 	uint64_t aux_flags_or;	/* OR of all flags */
+	uint64_t aux_flags_last;	/* flags of the newest one */
 	unsigned int n_truncated, n_partial, n_collision;
 	uint64_t aux_rec_bytes;	/* sum of aux_size */
 	uint64_t partial_bytes;	/* sum of aux_size of PARTIAL records */
