@@ -17,6 +17,12 @@
 #
 # References: SPE supplement 3.6 (file 000) for the barriers, 3.4.1 and
 # D17.7.4 (file 001) for the buffer window, 3.5 for PMBSR_EL1.
+#
+# An equivalent mutant (listed in "equivalent" at the end, the reason next
+# to its line) changes nothing any reachable state of the driver can show:
+# it runs like the others, and when it survives it is reported
+# "equivalent" and not counted as a survivor. If one is ever killed, the
+# reason given for it was wrong: it counts as killed and the claim goes.
 
 # spe_hw.h: the drain (IRQ handler) and the stop sequence
 drain='/^static inline void spe_drain(void)/,/^}/'
@@ -38,6 +44,11 @@ m stop-no-drain-at-all drivers/spe_hw.h sel:default \
 # spe_irq.c: the management interrupt
 m irq-no-isb-before-clear drivers/spe_irq.c sel:default \
 	'/^\tisb();$/{N;s/^\tisb();\n\tspe_write(0, PMBSR);/\tspe_write(0, PMBSR);/}'
+# Equivalent: the level of PMBIRQ may lag the PMBSR_EL1 write until the
+# next context synchronization event, and Linux's GICv3 driver has one
+# (the ISB after its ICC_EOIR1_EL1 write) before interrupts are unmasked;
+# a level-sensitive PPI whose line is low by then is not pending (GICv3
+# 4.1.2), so the handler is never entered again for it.
 m irq-no-isb-after-clear drivers/spe_irq.c sel:default \
 	'/^\tspe_write(0, PMBSR);$/{n;/isb();/d}'
 m pmbsr-cleared-before-window drivers/spe_irq.c sel:default \
@@ -46,6 +57,11 @@ m irq-stop-without-disable drivers/spe_irq.c sel:fault-s1 \
 	'/^\tif (act == SPE_ACT_STOP) {/,/spe_disable_and_drain_local();/{/spe_disable_and_drain_local();/d}'
 m coll-ignored drivers/spe_irq.c sel:default \
 	'/^\t\t\*aux_flags |= PERF_AUX_FLAG_COLLISION;$/d'
+# Equivalent: the restart path (no fault, no EA) sees DL = 1 only after a
+# 3.6.1 event (a careless disable, which the strict model reports on its
+# own) or a DL left in PMBSR_EL1 (a buffer full event keeps DL, 3.5.2);
+# the driver clears the whole register at CPU online, at stop and in the
+# handler, so no reachable state gets there with DL set.
 m dl-restart-saved-pointer drivers/spe_irq.c sel:fault-dl \
 	's/^\t\tret = spe_aux_begin(spe, h, event);/\t\tret = SPE_FIELD_GET(SPE_PMBSR_DL, pmbsr) ? 0 : spe_aux_begin(spe, h, event);/'
 m restart-after-ea drivers/spe_irq.c sel:fault-ea \
@@ -54,6 +70,10 @@ m fault-restarted drivers/spe_irq.c sel:fault-s1 \
 	's/why = ea ? "stage 1 external abort" : "stage 1 fault";/why = NULL;/'
 
 # spe_pmu.c: start/stop, the window, the registers
+# Equivalent, both: the filter, interval and buffer writes and the
+# PMSCR_EL1 enable all reach profiling at the same context synchronization
+# event (3.6: the one after PMSCR_EL1, or else the exception return to the
+# profiled code), and no sampled operation runs between the two.
 m program-no-isb-before-enable drivers/spe_pmu.c sel:default \
 	'/^\tisb();$/{N;s/^\tisb();\n\tspe_write(hwc->config, PMSCR);/\tspe_write(hwc->config, PMSCR);/}'
 m program-no-isb-after-enable drivers/spe_pmu.c sel:default \
@@ -64,6 +84,9 @@ m stop-pmbsr-not-cleared drivers/spe_pmu.c sel:default \
 	'/^\tif (pmbsr) {$/,/^\t}$/{/spe_write(0, PMBSR);/d}'
 m pad-wrong-byte drivers/spe_pmu.c sel:default \
 	's/memset(buf->base + head, SPE_PAD_BYTE, len);/memset(buf->base + head, 0xff, len);/'
+# Equivalent: every record is a multiple of PMBIDR_EL1.Align and every
+# pad ends on a page boundary, so the head is aligned in every reachable
+# state and the alignment branch is never taken.
 m window-not-aligned drivers/spe_pmu.c sel:default \
 	's/^\t\tif (!IS_ALIGNED(head, spe->align)) {/\t\tif (0) {/'
 m window-past-tail drivers/spe_pmu.c sel:default \
@@ -107,3 +130,6 @@ m pmbsr-not-cleared drivers/spe_irq.c sel:default '/^\tspe_write(0, PMBSR);$/d'
 # a missing PSB CSYNC, DSB and ISB and the disable order.
 # shellcheck disable=SC2034 # read by run.sh
 quick="drain-no-psb stop-no-dsb drain-no-isb stop-order-swapped"
+# shellcheck disable=SC2034 # read by run.sh
+equivalent="irq-no-isb-after-clear dl-restart-saved-pointer program-no-isb-before-enable
+program-no-isb-after-enable window-not-aligned"

@@ -6,9 +6,12 @@
 # SPE emulator (spe-strict=on, the default). Prints one line per mutant,
 #   mutant NAME: killed by TEST
 #   mutant NAME: SURVIVED
-# then "mutants: N killed, N survived". Exit status 1 when a mutant
-# survived or could not be tried (its sed script no longer changes the
-# driver, or the mutated driver does not build).
+#   mutant NAME: survived, equivalent
+# (one of mutants.sh's equivalent mutants, not counted as a survivor), then
+# "mutants: N killed, N survived, N equivalent" and the kill rate over the
+# others. Exit status 1 when a mutant survived or could not be tried (its
+# sed script no longer changes the driver, or the mutated driver does not
+# build).
 #
 #   tools/mutants/run.sh [--quick] [--qemu PATH] [--kernel ID] [NAME...]
 #
@@ -41,7 +44,7 @@ done
 
 declare -a M_NAME M_FILE M_SUITES M_SED
 m() { M_NAME+=("$1"); M_FILE+=("$2"); M_SUITES+=("$3"); M_SED+=("$4"); }
-quick=""
+quick="" equivalent=""
 # shellcheck source=mutants.sh
 . "$here/mutants.sh"
 
@@ -107,7 +110,7 @@ suite() {
 	return 1
 }
 
-killed=0 survived=0 broken=0
+killed=0 survived=0 broken=0 equiv=0
 for i in "${!M_NAME[@]}"; do
 	name=${M_NAME[$i]} file=${M_FILE[$i]}
 	selected "$name" || continue
@@ -140,13 +143,18 @@ for i in "${!M_NAME[@]}"; do
 	if [ -n "$by" ]; then
 		echo "mutant $name: killed by $by"
 		killed=$((killed + 1))
+	elif [[ " ${equivalent//$'\n'/ } " == *" $name "* ]]; then
+		echo "mutant $name: survived, equivalent"
+		equiv=$((equiv + 1))
 	else
 		echo "mutant $name: SURVIVED"
 		survived=$((survived + 1))
 	fi
 done
 rm -rf "$tree/drivers" && cp -r "$top/drivers" "$tree/drivers"
-echo "mutants: $killed killed, $survived survived${broken:+$([ "$broken" -gt 0 ] && echo ", $broken broken")}"
+rate=""
+[ $((killed + survived)) -gt 0 ] && rate=" ($((100 * killed / (killed + survived)))% of the non-equivalent killed)"
+echo "mutants: $killed killed, $survived survived, $equiv equivalent$([ "$broken" -gt 0 ] && echo ", $broken broken")$rate"
 # make check's summary form: a killed mutant is a passed case.
 [ "$quick_only" = 0 ] || echo "mutants-quick: $killed passed, $((survived + broken)) failed, 0 skipped"
 [ "$survived" -eq 0 ] && [ "$broken" -eq 0 ]
