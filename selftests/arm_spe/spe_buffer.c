@@ -786,6 +786,48 @@ TEST_F(buf, enable_disable_toggle)
 
 /* ---- faults injected by the emulator (separate boots) ---- */
 
+/*
+ * A fatal syndrome first seen by pmu->stop (the fault-stop boot: the
+ * first record written on the machine faults). The session takes one
+ * sample, whose record stays in flight in the strict emulator until the
+ * next PSB CSYNC: the drain of the schedule-out when the task sleeps.
+ * The fault is found there, before any PMBIRQ, and must end the event as
+ * the interrupt handler would: after the task wakes up and runs on, the
+ * event is off (time_enabled stands still) and records nothing.
+ */
+TEST_F(buf, injected_fault_at_schedule_out)
+{
+	const char *f = getenv("SPE_FAULT");
+	long long faults0 = spe_counter(&self->p, "faults");
+	struct read_times r1, r2;
+	size_t len0;
+
+	if (!f || strcmp(f, "s1:1"))
+		SKIP(return, "the first record does not fault in this boot (SPE_FAULT)");
+	self->a.sample_period = 65536;
+	self->a.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+	ASSERT_OPEN(spe_session_open(&self->s, &self->a, 0, -1, 4, 16, 0), &self->s);
+	ASSERT_EQ(0, spe_enable(&self->s));
+	/* 1.5 intervals: exactly one sample. */
+	spe_wl_ldst(wl_buf, WL_WORDS - 1, 65536 * 3 / 2 / SPE_WL_LDST_INSNS);
+	usleep(20000);
+	ASSERT_EQ(0, spe_session_collect(&self->s));
+	len0 = self->s.len;
+	ASSERT_EQ(sizeof(r1), read(self->s.fd, &r1, sizeof(r1)));
+	spe_wl_ldst(wl_buf, WL_WORDS - 1, 200000);
+	ASSERT_EQ(sizeof(r2), read(self->s.fd, &r2, sizeof(r2)));
+	ASSERT_EQ(0, spe_session_collect(&self->s));
+	TH_LOG("faults %lld, AUX records %u (flags %#llx); after waking: time_enabled %llu -> %llu ns, %zu bytes",
+	       spe_counter(&self->p, "faults") - faults0, self->s.n_aux_recs,
+	       (unsigned long long)self->s.aux_flags_or, (unsigned long long)r1.enabled,
+	       (unsigned long long)r2.enabled, self->s.len - len0);
+	if (faults0 >= 0)
+		EXPECT_EQ(1, spe_counter(&self->p, "faults") - faults0);
+	EXPECT_NE(0, self->s.aux_flags_or & PERF_AUX_FLAG_TRUNCATED);
+	EXPECT_EQ(r1.enabled, r2.enabled) TH_LOG("the event stopped by the fault is still enabled");
+	EXPECT_EQ(len0, self->s.len) TH_LOG("records written after the fault");
+}
+
 TEST_F(buf, injected_fault_reported)
 {
 	const char *f = getenv("SPE_FAULT");

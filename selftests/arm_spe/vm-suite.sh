@@ -86,6 +86,7 @@ expected_skips() {
 	local s=$1
 	x() { printf '%s\t%s\t%s\n' "$s" "$1" "$2"; }
 	[ "$fault" = none ] && x 'buffer/buf.injected_fault_reported' "no fault injected in this boot"
+	[ "$fault" = s1:1 ] || x 'buffer/buf.injected_fault_at_schedule_out' "the first record does not fault in this boot"
 	[ "$firmware" = acpi ] && x 'module_load' "module_load.sh needs the DT node (ACPI boot)"
 	[ "$eft" = 1 ] || x 'capture/cap.eft_*' "PMSIDR_EL1.EFT is 0"
 	[ "$cntvoff" != 0 ] || x 'capture/cap.pct_timestamps_physical' "CNTVOFF_EL2 is 0 in this boot"
@@ -242,6 +243,7 @@ boot() {
 			# record written by any CPU (N counts them all together):
 			# nothing else may write records first.
 			fault) echo "fault${T}$((120 * tscale))${T}. ./env && ./spe_buffer -t injected_fault_reported" ;;
+			fault-stop) echo "fault-stop${T}$((120 * tscale))${T}. ./env && ./spe_buffer -t injected_fault_at_schedule_out" ;;
 			*) echo "$t${T}$((240 * tscale))${T}. ./env && ./spe_$t$excl" ;;
 			esac
 		done
@@ -309,6 +311,9 @@ named=1 driver=mainline boot mainline "" load validator discovery capture errors
 boot fault-s1 "spe-fault=s1:40" load fault discovery unload
 boot fault-dl "spe-fault=dl:40" load fault unload
 boot fault-ea "spe-fault=ea:40" load fault unload
+# The first record faults, and it is still in flight when the task sleeps:
+# pmu->stop is the first to see the fatal syndrome.
+boot fault-stop "spe-fault=s1:1" load fault-stop unload
 
 echo "selftests: $tot_p passed, $tot_f failed, $tot_s skipped"
 [ "$tot_f" -eq 0 ]

@@ -80,6 +80,10 @@ m program-no-isb-after-enable drivers/spe_pmu.c sel:default \
 	'/^\tspe_write(hwc->config, PMSCR);$/{n;/isb();/d}'
 m stop-last-buffer-lost drivers/spe_pmu.c sel:default \
 	's/^\t\tspe_aux_end(spe, &c->handle, aux_flags, pmbsr);/\t\tperf_aux_output_end(\&c->handle, 0);/'
+# A fatal syndrome that pmu->stop is the first to see does not end the event:
+# the next pmu->add programs a new window after the fault.
+m stop-fatal-not-disabled drivers/spe_pmu.c sel:fault-stop \
+	'/^\tif (act == SPE_ACT_STOP)$/{N;/spe_event_disable_pending(event);/d}'
 m stop-pmbsr-not-cleared drivers/spe_pmu.c sel:default \
 	'/^\tif (pmbsr) {$/,/^\t}$/{/spe_write(0, PMBSR);/d}'
 m pad-wrong-byte drivers/spe_pmu.c sel:default \
