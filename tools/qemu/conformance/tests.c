@@ -988,9 +988,10 @@ static void strict_stop(void)
 /*
  * Records are in flight: without PSB CSYNC a direct read of PMBPTR_EL1
  * does not see the records of operations already sampled (3.6); PSB
- * CSYNC without DSB is reported; PSB CSYNC + DSB + ISB sees them all, and
- * they are in memory. On a serial model the first read is already
- * complete, so this fails there.
+ * CSYNC without DSB is reported, and the buffer still holds its old
+ * bytes; PSB CSYNC + DSB + ISB sees them all, and they are in memory. On
+ * a serial model the first read is already complete, so this fails
+ * there.
  */
 /* interval 1024: never a collision (spe-record.c), 48 samples */
 #define INFLIGHT_WANT ((2 * 25000 + 1) / 1025)
@@ -1022,6 +1023,12 @@ static void t_inflight(void)
     ptr = RD(PMBPTR_EL1);
     CHECK(n, ptr > BUF_BASE, "PMBPTR after PSB CSYNC + ISB", ptr,
           BUF_BASE + want * RECORD_SIZE);
+    result(n, 1, "", 0, 0);
+
+    /* 3.6: the records' memory writes are complete only after a DSB */
+    n = "strict_buffer_stale_before_dsb";
+    CHECK_EQ(n, "first buffer byte after PSB CSYNC, no DSB (stale)",
+             *(volatile uint8_t *)BUF_BASE, 0xee);
     result(n, 1, "", 0, 0);
 
     n = "strict_complete_after_psb_dsb_isb";
