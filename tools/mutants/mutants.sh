@@ -54,7 +54,10 @@ m irq-no-isb-after-clear drivers/spe_irq.c sel:default \
 m pmbsr-cleared-before-window drivers/spe_irq.c sel:default \
 	's/^\t\tret = spe_aux_begin(spe, h, event);/\t\tspe_write(0, PMBSR);\n\t\tisb();\n&/'
 m irq-stop-without-disable drivers/spe_irq.c sel:fault-s1 \
-	'/^\tif (act == SPE_ACT_STOP) {/,/spe_disable_and_drain_local();/{/spe_disable_and_drain_local();/d}'
+	'/^static void spe_irq_stop_event/,/^}/{/spe_disable_and_drain_local();/d}'
+# No room at a buffer-full event: sampling left on while the event pauses
+m pause-without-disable drivers/spe_irq.c sel:default \
+	'/^\t\t\t \* the interval resumes where it paused (3.1.3)./,/spe_pause(c, event/{/spe_disable_and_drain_local();/d}'
 m coll-ignored drivers/spe_irq.c sel:default \
 	'/^\t\t\*aux_flags |= PERF_AUX_FLAG_COLLISION;$/d'
 # Equivalent: the restart path (no fault, no EA) sees DL = 1 only after a
@@ -111,7 +114,7 @@ m min-latency-ignored drivers/spe_pmu.c sel:default \
 m pa-not-privileged drivers/spe_pmu.c sel:default \
 	's/if (pmscr & (SPE_PMSCR_PA_MASK | SPE_PMSCR_PCT_MASK)) {/if (pmscr \& SPE_PMSCR_PCT_MASK) {/'
 m period-not-clamped drivers/spe_pmu.c sel:default \
-	'/^\tif (period < spe->min_period)$/{N;d}'
+	'/^\tif (period < SPE_PERIOD_MIN)$/{N;d}'
 m exclude-user-kernel-swapped drivers/spe_pmu.c sel:default \
 	's/if (!attr->exclude_user)$/if (!attr->exclude_@@)/;s/if (!attr->exclude_kernel)$/if (!attr->exclude_user)/;s/exclude_@@/exclude_kernel/'
 m gap-mark-disables drivers/spe_pmu.c sel:default \
