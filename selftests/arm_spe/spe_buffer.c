@@ -25,11 +25,6 @@ static long long ts_ns(const struct timespec *a, const struct timespec *b)
 	return (b->tv_sec - a->tv_sec) * 1000000000ll + b->tv_nsec - a->tv_nsec;
 }
 
-#define CFG_TS		(1ull << 0)
-#define CFG_PA		(1ull << 1)
-#define CFG_PCT		(1ull << 2)
-#define CFG_DISCARD	(1ull << 35)
-
 static int write_paranoid(int level)
 {
 	char v[16];

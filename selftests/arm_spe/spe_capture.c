@@ -19,14 +19,6 @@
 uint64_t wl_buf[WL_WORDS];
 static uint8_t mis_buf[64] __attribute__((aligned(64)));
 
-#define CFG_TS		(1ull << 0)
-#define CFG_PA		(1ull << 1)
-#define CFG_PCT		(1ull << 2)
-#define CFG_JITTER	(1ull << 16)
-#define CFG_BRANCH	(1ull << 32)
-#define CFG_LOAD	(1ull << 33)
-#define CFG_STORE	(1ull << 34)
-
 enum wl { WL_LDST, WL_BRANCH, WL_SYSCALL, WL_MISALIGN, WL_SIMDFP };
 
 #define LDST_ITERS	60000ull

@@ -37,6 +37,21 @@ long long spe_counter(const struct spe_pmu_info *p, const char *name);
 long spe_env_long(const char *name, long dflt);
 int spe_write_file(const char *path, const char *val);
 
+/*
+ * attr.config bits of the format terms the tests set: mainline's ABI
+ * (arm_spe_pmu's ATTR_CFG_FLD_*) and this driver's discard term, written
+ * here independently of the driver's definitions; discovery expects the
+ * same bits in the format files.
+ */
+#define CFG_TS		(1ull << 0)	/* ts_enable */
+#define CFG_PA		(1ull << 1)	/* pa_enable */
+#define CFG_PCT		(1ull << 2)	/* pct_enable */
+#define CFG_JITTER	(1ull << 16)	/* jitter */
+#define CFG_BRANCH	(1ull << 32)	/* branch_filter */
+#define CFG_LOAD	(1ull << 33)	/* load_filter */
+#define CFG_STORE	(1ull << 34)	/* store_filter */
+#define CFG_DISCARD	(1ull << 35)	/* discard */
+
 /* A perf event with its ring buffer and AUX area. */
 struct spe_session {
 	int fd;

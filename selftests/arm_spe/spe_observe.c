@@ -16,7 +16,6 @@
 #include "spe_observe.h"
 #include "spe_observe.skel.h"
 
-#define CFG_TS		(1ull << 0)
 uint64_t wl_buf[WL_WORDS];
 
 #define TRACEFS "/sys/kernel/tracing/events/arm_spe_perf"
