@@ -1026,7 +1026,7 @@ static int cmd_ioc_period(int argc, char **argv)
 /* ---------------------------------------------------------------- workers */
 
 struct wstat {
-	unsigned long iters, opened, busy, nodev, bytes, truncated, bad;
+	unsigned long iters, opened, busy, nodev, bytes, truncated, bad, records;
 	char first[256];
 };
 
@@ -1071,6 +1071,29 @@ static void worker(int cpu, unsigned long iters, struct wstat *ws)
 			snprintf(ws->first, sizeof(ws->first), "AUX data overwritten before it was read");
 		if (s.aux_rec_bad && !ws->bad++)
 			snprintf(ws->first, sizeof(ws->first), "PERF_RECORD_AUX ranges out of order");
+		/*
+		 * Every record handed over is valid, gaps and hotplug or not
+		 * (a snapshot's data is checked by buf.snapshot). A CPU-wide
+		 * session also holds the other workers' records: the same
+		 * binary, so the same PCs and data addresses.
+		 */
+		if (!s.snapshot && s.len) {
+			struct spe_expect ex;
+			struct spe_stats st;
+
+			spe_expect_default(&ex, &P);
+			ex.el_user_only = 1;
+			ex.ts = (int)(a.config & 1);
+			ex.buf = wl_buf;
+			ex.buf_len = sizeof(wl_buf);
+			ex.first_idx_align = s.first_idx;
+			ex.other_tasks = !per_task;
+			memset(&st, 0, sizeof(st));
+			if (spe_validate(s.data, s.len, &ex, &st, NULL, NULL) && !ws->bad++)
+				snprintf(ws->first, sizeof(ws->first), "session %lu (per_task %d): %.200s",
+					 i, per_task, st.first);
+			ws->records += st.records;
+		}
 		ws->bytes += s.len;
 		ws->truncated += s.n_truncated;
 		spe_session_close(&s);
@@ -1132,10 +1155,10 @@ static int cmd_workers(int argc, char **argv)
 		if (!spe_cpu_online(c) && spe_set_cpu_online(c, 1))
 			hp_fail++;
 	for (c = 0; c < n; c++) {
-		tap(ws[c].bad == 0 && ws[c].iters == iters,
-		    "worker cpu%d: %lu iterations, %lu sessions, %lu EBUSY, %lu ENODEV, %lu bytes, %lu truncated%s%s",
+		tap(ws[c].bad == 0 && ws[c].iters == iters && ws[c].records > 0,
+		    "worker cpu%d: %lu iterations, %lu sessions, %lu EBUSY, %lu ENODEV, %lu bytes, %lu valid records, %lu truncated%s%s",
 		    c, ws[c].iters, ws[c].opened, ws[c].busy, ws[c].nodev, ws[c].bytes,
-		    ws[c].truncated, ws[c].bad ? "; " : "", ws[c].first);
+		    ws[c].records, ws[c].truncated, ws[c].bad ? "; " : "", ws[c].first);
 	}
 	if (hotplug)
 		tap(hp_fail == 0 && (n < 2 || hp_cycles > 0),
