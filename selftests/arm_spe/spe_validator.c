@@ -16,7 +16,8 @@ struct rec_spec {
 	unsigned int el, op_class, op_sub;
 	uint64_t va, ts;
 	uint32_t ctx;
-	int no_ts;
+	int no_ts, no_pc, no_op, no_va;
+	uint16_t lat;		/* a total-latency Counter packet when non-zero */
 };
 
 static size_t emit(uint8_t *buf, size_t cap, const struct rec_spec *s, size_t n, long align)
@@ -31,6 +32,14 @@ static size_t emit(uint8_t *buf, size_t cap, const struct rec_spec *s, size_t n,
 		memset(&r, 0, sizeof(r));
 		r.present = SPE_REC_PC | SPE_REC_OP | SPE_REC_EVENTS | SPE_REC_CTX(0) |
 			    (s[i].no_ts ? SPE_REC_END : SPE_REC_TIMESTAMP);
+		if (s[i].no_pc)
+			r.present &= ~SPE_REC_PC;
+		if (s[i].no_op)
+			r.present &= ~SPE_REC_OP;
+		if (s[i].lat) {
+			r.present |= SPE_REC_CNT(SPE_CNT_IDX_TOTAL);
+			r.counter[SPE_CNT_IDX_TOTAL] = s[i].lat;
+		}
 		r.addr[SPE_ADDR_IDX_PC] = SPE_ADDR_PAYLOAD_PC(s[i].pc, s[i].el, 1, 0);
 		r.op_class = s[i].op_class;
 		r.op_subclass = s[i].op_sub;
@@ -38,7 +47,7 @@ static size_t emit(uint8_t *buf, size_t cap, const struct rec_spec *s, size_t n,
 		r.events_len = 2;
 		r.context[0] = s[i].ctx;
 		r.timestamp = s[i].ts;
-		if (s[i].op_class == SPE_OP_CLASS_LDST) {
+		if (s[i].op_class == SPE_OP_CLASS_LDST && !s[i].no_va) {
 			r.present |= SPE_REC_DATA_VA;
 			r.addr[SPE_ADDR_IDX_DATA_VA] = SPE_ADDR_PAYLOAD_VA(s[i].va, 0);
 		}
@@ -168,6 +177,83 @@ TEST_F(val, truncated_record)
 
 	/* cut the last record in the middle */
 	EXPECT_NE(0, spe_validate(self->buf, n - 40, &self->e, &self->st, NULL, NULL));
+}
+
+/*
+ * The checks above and these: each corruption is reported, and by the
+ * check meant to see it (the first violation names it).
+ */
+#define EXPECT_CAUGHT(self, what)						\
+	do {									\
+		EXPECT_NE(0, run(self));					\
+		EXPECT_NE(NULL, strstr((self)->st.first, what))			\
+			TH_LOG("first violation: %s", (self)->st.first);	\
+	} while (0)
+
+TEST_F(val, missing_pc)
+{
+	self->r[1].no_pc = 1;
+	EXPECT_CAUGHT(self, "has no PC");
+}
+
+TEST_F(val, missing_operation_type)
+{
+	self->r[0].no_op = 1;
+	EXPECT_CAUGHT(self, "has no Operation Type");
+}
+
+TEST_F(val, load_without_address)
+{
+	self->r[2].no_va = 1;
+	EXPECT_CAUGHT(self, "without data VA");
+}
+
+TEST_F(val, counter_over_count_size)
+{
+	self->r[1].lat = 0x1fff;	/* 13 bits, CountSize 12 */
+	EXPECT_CAUGHT(self, "exceeds 12 bits");
+}
+
+TEST_F(val, context_not_allowed)
+{
+	self->e.ctx = 0;	/* no CONTEXTIDR for this opener */
+	EXPECT_CAUGHT(self, "present but not allowed");
+}
+
+TEST_F(val, record_over_max_size)
+{
+	self->e.max_record_size = 32;
+	EXPECT_CAUGHT(self, "> max_record_size");
+}
+
+TEST_F(val, kernel_el_mismatch)
+{
+	self->e.el_user_only = 0;
+	self->e.kernel_el = 2;
+	self->r[1].el = 1;
+	self->r[1].pc = 0xffff800080001000ull;
+	EXPECT_CAUGHT(self, "the kernel runs at EL2");
+}
+
+TEST_F(val, kernel_pc_at_el0)
+{
+	self->r[0].pc = 0xffff800080001000ull;
+	EXPECT_CAUGHT(self, "EL0 record with a kernel PC");
+}
+
+TEST_F(val, duplicate_packet)
+{
+	/* A second Events packet (E[1] retired, 2-byte payload) in record 0 */
+	static const uint8_t ev[] = { 0x52, 0x02, 0x00 };
+	size_t n;
+
+	self->e.align = 1;
+	n = emit(self->buf + sizeof(ev), sizeof(self->buf) - sizeof(ev), self->r, 3, 1);
+	ASSERT_GT(n, 0);
+	memcpy(self->buf, ev, sizeof(ev));
+	EXPECT_NE(0, spe_validate(self->buf, n + sizeof(ev), &self->e, &self->st, NULL, NULL));
+	EXPECT_NE(NULL, strstr(self->st.first, "repeats a packet"))
+		TH_LOG("first violation: %s", self->st.first);
 }
 
 TEST_F(val, insn_classifier)
