@@ -323,6 +323,52 @@ void spe_insn_simdfp(uint32_t w, int *ase, int *fp)
 		*fp = 1;	/* x 0 x 1 1 1 1 x: scalar floating-point */
 }
 
+/*
+ * The target of a direct branch (B, BL, B.cond, BC.cond, CBZ/CBNZ,
+ * TBZ/TBNZ: Arm ARM C4.1.65, immediate offsets) at @pc; 0 for anything
+ * else (indirect branches, not branches).
+ */
+static int a64_direct_target(uint32_t w, uint64_t pc, uint64_t *t)
+{
+	int64_t off;
+
+	if ((w & 0x7c000000) == 0x14000000)		/* B, BL: imm26 */
+		off = (int64_t)((uint64_t)(w & 0x03ffffff) << 38) >> 36;
+	else if ((w & 0xff000000) == 0x54000000 ||	/* B.cond, BC.cond: imm19 */
+		 (w & 0x7e000000) == 0x34000000)	/* CBZ, CBNZ: imm19 */
+		off = (int64_t)((uint64_t)((w >> 5) & 0x7ffff) << 45) >> 43;
+	else if ((w & 0x7e000000) == 0x36000000)	/* TBZ, TBNZ: imm14 */
+		off = (int64_t)((uint64_t)((w >> 5) & 0x3fff) << 50) >> 48;
+	else
+		return 0;
+	*t = pc + (uint64_t)off;
+	return 1;
+}
+
+/*
+ * The physical address of @va from /proc/self/pagemap (PFN, bits [54:0],
+ * readable with CAP_SYS_ADMIN); 0 when it cannot be known. A few pages
+ * cached: the workload buffers are small.
+ */
+static uint64_t pagemap_pa(uint64_t va)
+{
+	static struct { uint64_t vpage, ppage; } cache[16];
+	static int fd = -2;
+	uint64_t vpage = va >> 12, ent;
+	unsigned int slot = vpage % 16;
+
+	if (cache[slot].vpage == vpage && cache[slot].ppage)
+		return cache[slot].ppage << 12 | (va & 0xfff);
+	if (fd == -2)
+		fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || pread(fd, &ent, sizeof(ent), (off_t)(vpage * 8)) != sizeof(ent) ||
+	    !(ent >> 63) || !(ent & ((1ull << 55) - 1)))
+		return 0;
+	cache[slot].vpage = vpage;
+	cache[slot].ppage = ent & ((1ull << 55) - 1);
+	return cache[slot].ppage << 12 | (va & 0xfff);
+}
+
 int spe_insn_classify(uint32_t w)
 {
 	if ((w & 0x7c000000) == 0x14000000 ||	/* B, BL */
@@ -472,6 +518,28 @@ static void check_record(const struct spe_record *r, const struct spe_expect *e,
 	else
 		st->others++;
 	if (r->present & SPE_REC_EVENTS) {
+		/*
+		 * D18.2 Events packet: the cache, TLB, remote and misalignment
+		 * events are defined for loads/stores only, Mispredicted for
+		 * branches, Not taken for conditional operations.
+		 */
+		const uint64_t ldst_only = SPE_EV_BIT(SPE_EV_L1D_ACCESS) |
+			SPE_EV_BIT(SPE_EV_L1D_REFILL) | SPE_EV_BIT(SPE_EV_TLB_ACCESS) |
+			SPE_EV_BIT(SPE_EV_TLB_WALK) | SPE_EV_BIT(SPE_EV_LLC_ACCESS) |
+			SPE_EV_BIT(SPE_EV_LLC_MISS) | SPE_EV_BIT(SPE_EV_REMOTE_ACCESS) |
+			SPE_EV_BIT(SPE_EV_MISALIGNED);
+
+		if ((r->events & ldst_only) && !op.is_ldst)
+			spe_violation(st, "record at %#llx: load/store events %#llx on a %s",
+				      (unsigned long long)r->offset,
+				      (unsigned long long)(r->events & ldst_only),
+				      spe_op_kind_name(op.kind));
+		if ((r->events & SPE_EV_BIT(SPE_EV_MISPRED)) && op.kind != SPE_OP_BRANCH)
+			spe_violation(st, "record at %#llx: Mispredicted on a %s",
+				      (unsigned long long)r->offset, spe_op_kind_name(op.kind));
+		if ((r->events & SPE_EV_BIT(SPE_EV_NOT_TAKEN)) && !op.cond)
+			spe_violation(st, "record at %#llx: Not taken on an unconditional %s",
+				      (unsigned long long)r->offset, spe_op_kind_name(op.kind));
 		if (r->events & SPE_EV_BIT(SPE_EV_NOT_TAKEN))
 			st->ev_not_taken++;
 		if (r->events & SPE_EV_BIT(SPE_EV_MISALIGNED))
@@ -525,8 +593,32 @@ static void check_record(const struct spe_record *r, const struct spe_expect *e,
 		if ((k == INSN_LOAD || k == INSN_STORE) && !(r->present & SPE_REC_DATA_VA))
 			spe_violation(st, "load/store at pc %#llx without data VA",
 				      (unsigned long long)pc);
+		/* A taken direct branch goes where its encoding says, at EL0 */
+		if (k == INSN_BRANCH && (r->present & SPE_REC_ADDR(SPE_ADDR_IDX_BR_TGT)) &&
+		    !((r->present & SPE_REC_EVENTS) &&
+		      (r->events & SPE_EV_BIT(SPE_EV_NOT_TAKEN)))) {
+			uint64_t tp = r->addr[SPE_ADDR_IDX_BR_TGT], want;
+
+			if (a64_direct_target(w, pc, &want) &&
+			    (spe_addr_va_sext(tp) != want || SPE_ADDR_EL(tp) != 0))
+				spe_violation(st, "branch at pc %#llx insn %08x: target %#llx EL%u, the encoding says %#llx EL0",
+					      (unsigned long long)pc, w,
+					      (unsigned long long)spe_addr_va_sext(tp),
+					      SPE_ADDR_EL(tp), (unsigned long long)want);
+		}
 	}
 	va = spe_addr_va_sext(r->addr[SPE_ADDR_IDX_DATA_VA]) & 0x00ffffffffffffffull;
+	/* The physical address is the one the kernel maps the buffer to */
+	if ((r->present & SPE_REC_DATA_PA) && (r->present & SPE_REC_DATA_VA) && e->buf &&
+	    in(va, e->buf, (const char *)e->buf + e->buf_len)) {
+		uint64_t want = pagemap_pa(va);
+		uint64_t pa = SPE_ADDR_ADDR(r->addr[SPE_ADDR_IDX_DATA_PA]);
+
+		if (want && pa != want)
+			spe_violation(st, "PA %#llx for VA %#llx, /proc/self/pagemap says %#llx",
+				      (unsigned long long)pa, (unsigned long long)va,
+				      (unsigned long long)want);
+	}
 	if (in(pc, (const void *)spe_wl_ldst, spe_wl_ldst_end)) {
 		st->in_ldst++;
 		if (in(pc, spe_wl_ldst_loop, spe_wl_ldst_end)) {

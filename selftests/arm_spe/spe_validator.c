@@ -6,7 +6,9 @@
  * any arm64 machine and guards the other tests against vacuous passes.
  */
 #define _GNU_SOURCE
+#include <fcntl.h>
 #include <stdio.h>
+#include <unistd.h>
 #include "spe_test.h"
 
 uint64_t wl_buf[WL_WORDS];
@@ -18,6 +20,9 @@ struct rec_spec {
 	uint32_t ctx;
 	int no_ts, no_pc, no_op, no_va;
 	uint16_t lat;		/* a total-latency Counter packet when non-zero */
+	uint64_t target;	/* a Branch target address packet when non-zero */
+	uint64_t pa;		/* a data PA packet when non-zero */
+	uint64_t events;	/* added to E[1] retired */
 };
 
 static size_t emit(uint8_t *buf, size_t cap, const struct rec_spec *s, size_t n, long align)
@@ -36,6 +41,14 @@ static size_t emit(uint8_t *buf, size_t cap, const struct rec_spec *s, size_t n,
 			r.present &= ~SPE_REC_PC;
 		if (s[i].no_op)
 			r.present &= ~SPE_REC_OP;
+		if (s[i].target) {
+			r.present |= SPE_REC_ADDR(SPE_ADDR_IDX_BR_TGT);
+			r.addr[SPE_ADDR_IDX_BR_TGT] = SPE_ADDR_PAYLOAD_PC(s[i].target, 0, 1, 0);
+		}
+		if (s[i].pa) {
+			r.present |= SPE_REC_DATA_PA;
+			r.addr[SPE_ADDR_IDX_DATA_PA] = SPE_ADDR_PAYLOAD_PA(s[i].pa, 1, 0, 0, 0);
+		}
 		if (s[i].lat) {
 			r.present |= SPE_REC_CNT(SPE_CNT_IDX_TOTAL);
 			r.counter[SPE_CNT_IDX_TOTAL] = s[i].lat;
@@ -43,7 +56,7 @@ static size_t emit(uint8_t *buf, size_t cap, const struct rec_spec *s, size_t n,
 		r.addr[SPE_ADDR_IDX_PC] = SPE_ADDR_PAYLOAD_PC(s[i].pc, s[i].el, 1, 0);
 		r.op_class = s[i].op_class;
 		r.op_subclass = s[i].op_sub;
-		r.events = SPE_EV_BIT(SPE_EV_RETIRED);
+		r.events = SPE_EV_BIT(SPE_EV_RETIRED) | s[i].events;
 		r.events_len = 2;
 		r.context[0] = s[i].ctx;
 		r.timestamp = s[i].ts;
@@ -254,6 +267,60 @@ TEST_F(val, duplicate_packet)
 	EXPECT_NE(0, spe_validate(self->buf, n + sizeof(ev), &self->e, &self->st, NULL, NULL));
 	EXPECT_NE(NULL, strstr(self->st.first, "repeats a packet"))
 		TH_LOG("first violation: %s", self->st.first);
+}
+
+/* The b.ne closing spe_wl_ldst's loop: a taken branch back to its start */
+static void make_loop_branch(struct rec_spec *r, uint64_t target)
+{
+	r->pc = (uint64_t)(uintptr_t)spe_wl_ldst_loop + 24;
+	r->op_class = SPE_OP_CLASS_BRANCH;
+	r->op_sub = SPE_OP_BR_COND;
+	r->target = target;
+}
+
+TEST_F(val, branch_target_from_encoding)
+{
+	make_loop_branch(&self->r[1], (uint64_t)(uintptr_t)spe_wl_ldst_loop);
+	EXPECT_EQ(0, run(self)) TH_LOG("%s", self->st.first);
+	make_loop_branch(&self->r[1], (uint64_t)(uintptr_t)spe_wl_ldst_loop + 4);
+	EXPECT_CAUGHT(self, "the encoding says");
+}
+
+TEST_F(val, load_store_event_on_a_branch)
+{
+	make_loop_branch(&self->r[1], (uint64_t)(uintptr_t)spe_wl_ldst_loop);
+	self->r[1].events = SPE_EV_BIT(SPE_EV_L1D_REFILL);
+	EXPECT_CAUGHT(self, "load/store events");
+}
+
+TEST_F(val, mispredicted_load)
+{
+	self->r[0].events = SPE_EV_BIT(SPE_EV_MISPRED);
+	EXPECT_CAUGHT(self, "Mispredicted on a");
+}
+
+TEST_F(val, not_taken_load)
+{
+	self->r[2].events = SPE_EV_BIT(SPE_EV_NOT_TAKEN);
+	EXPECT_CAUGHT(self, "Not taken on an unconditional");
+}
+
+TEST_F(val, pa_from_pagemap)
+{
+	uint64_t ent, va = (uint64_t)(uintptr_t)&wl_buf[1];
+	int fd;
+
+	wl_buf[1] = 1;	/* mapped */
+	fd = open("/proc/self/pagemap", O_RDONLY);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(sizeof(ent), pread(fd, &ent, sizeof(ent), (off_t)(va >> 12) * 8));
+	close(fd);
+	if (!(ent & ((1ull << 55) - 1)))
+		SKIP(return, "no PFNs in /proc/self/pagemap (needs CAP_SYS_ADMIN)");
+	self->r[1].pa = (ent & ((1ull << 55) - 1)) << 12 | (va & 0xfff);
+	EXPECT_EQ(0, run(self)) TH_LOG("%s", self->st.first);
+	self->r[1].pa ^= 0x1000;
+	EXPECT_CAUGHT(self, "/proc/self/pagemap says");
 }
 
 TEST_F(val, insn_classifier)
