@@ -98,6 +98,10 @@ if want vm; then
 		# Debian's cloud flavour (cloud-arm64) builds arm_spe_pmu too.
 		run_suite selftests-6.12-cloud --as selftests selftests/arm_spe/vm-suite.sh "$qemu_spe" 6.12-cloud default
 		run_suite perf tools/perf/vm-suite.sh "$qemu_spe" "$kid"
+		# perf's record/report flows and its own Arm SPE shell test
+		# against mainline's driver as well (the second witness).
+		PERF_DRIVER=mainline PERF_ONLY="perf_list perf_record perf_decode perf_report perf_shell_arm_spe_fork" \
+			run_suite perf-mainline tools/perf/vm-suite.sh "$qemu_spe" "$kid"
 		run_suite stress tools/stress/vm-suite.sh "$qemu_spe" "$kid"
 		run_suite pcsr selftests/arm_pcsr/vm-suite.sh "$qemu_spe" "$kid"
 		# The cheapest driver mutants (tools/mutants): the strict
@@ -107,6 +111,7 @@ if want vm; then
 	else
 		suite_error selftests "no SPE-enabled QEMU to run them on"
 		suite_error perf "no SPE-enabled QEMU to run it on"
+		suite_error perf-mainline "no SPE-enabled QEMU to run it on"
 		suite_error stress "no SPE-enabled QEMU to run it on"
 		suite_error pcsr "no PCSR-enabled QEMU to run it on"
 		suite_error mutants-quick "no strict SPE QEMU to run them on"

@@ -121,15 +121,7 @@ expected_skips() {
 # arm_spe_pmu.ko of the same kernel (the second witness); mainline.tsv
 # lists the cases that differ and why.
 mainline_ko() {
-	local src
-	src=$(find "${KIMAGE%/boot/*}/usr/lib/modules/$KVER/kernel/drivers/perf" \
-		-name 'arm_spe_pmu.ko*' 2>/dev/null | head -n1)
-	[ -n "$src" ] || return 1
-	case $src in
-	*.xz) xz -dc "$src" >"$out/arm_spe_pmu.ko" ;;
-	*.zst) zstd -qdc "$src" >"$out/arm_spe_pmu.ko" ;;
-	*) cp "$src" "$out/arm_spe_pmu.ko" ;;
-	esac
+	"$top/tools/kernels/mainline-ko.sh" "$kid" "$out/arm_spe_pmu.ko" 2>/dev/null
 }
 # mainline_cases BINARY KIND...: the test names of spe_BINARY.c that
 # mainline.tsv lists with one of those KINDs (globs expanded against the

@@ -5,6 +5,11 @@
 # "perf: N passed, N failed, N skipped"; exit 1 on any failure.
 #
 #   tools/perf/vm-suite.sh QEMU [KERNEL_ID]
+#
+# PERF_DRIVER=mainline: the same flows against mainline's driver (Debian's
+# arm_spe_pmu.ko of the kernel, the second witness) but those that test
+# this driver's own behaviour (listed below, with the reason); the suite
+# is then "perf-mainline".
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -71,12 +76,21 @@ LIST
 if [ "${PERF_SHELL_ALL:-0}" = 1 ]; then
 	printf 'perf_shell_arm_spe\t900\t./perf_shell.sh test_arm_spe.sh\n' >>"$list"
 fi
+# Mainline's driver: the flows that do not apply to it, and why.
+driver=${PERF_DRIVER:-this} suite=perf
+if [ "$driver" = mainline ]; then
+	suite=perf-mainline
+	"$top/tools/kernels/mainline-ko.sh" "$kid" "$stage/arm_spe_pmu.ko" ||
+		spe_die "no mainline driver for $kid"
+	awk -F'\t' -v OFS='\t' '{ $3 = "KO=/tests/arm_spe_pmu.ko " $3; print }' \
+		"$list" >"$list.ml" && mv "$list.ml" "$list"
+fi
 # PERF_ONLY="perf_record perf_dump ...": run only those (perf_record is
 # needed by report and script).
 if [ -n "${PERF_ONLY:-}" ]; then
 	awk -v only=" $PERF_ONLY " 'index(only, " " $1 " ")' "$list" >"$list.only" && mv "$list.only" "$list"
 fi
 # PERF_SUITE_LOG: the console log (default run.sh's build/vm/perf.log).
-"$top/tools/vm/run.sh" --suite perf --kernel "$kid" --qemu "$qemu" --mem 2048 \
+"$top/tools/vm/run.sh" --suite "$suite" --kernel "$kid" --qemu "$qemu" --mem 2048 \
 	--timeout "${PERF_SUITE_TIMEOUT:-1800}" --list "$list" ${PERF_SUITE_LOG:+--log "$PERF_SUITE_LOG"} \
 	--file "$rootfs/.:/" --file "$stage/.:/tests/"
