@@ -58,13 +58,27 @@ struct spe_cpu {
 	unsigned int		idle_restarts;	/* restarts with no data */
 	/*
 	 * No room in the AUX buffer: sampling is paused (the event stays
-	 * enabled) and resume_timer looks for room again every retry_ns.
+	 * enabled) and resume_timer, armed while paused, looks for room
+	 * again (the backoff is the event's, see SPE_EVF_PAUSED).
 	 */
 	struct hrtimer		resume_timer;
-	u64			retry_ns;
 	bool			paused;
-	bool			gap_unmarked;	/* no TRUNCATED record yet */
 };
+
+/*
+ * A paused event's own state, kept in hw_perf_event fields this PMU does
+ * not otherwise use so that it survives pmu->del/add: a per-task event
+ * paused with a full buffer is switched out and in again, and must neither
+ * open a new gap nor look for room more often than its backoff. (On
+ * PREEMPT_RT the wakeup a failed perf_aux_output_begin() queues runs in
+ * the irq_work thread, which switches the task out at once: looking for
+ * room at every pmu->add livelocked the task.) hw.flags bits below
+ * PERF_EVENT_FLAG_ARCH are the driver's.
+ */
+#define SPE_EVF_PAUSED		BIT(0)	/* no room: sampling off */
+#define SPE_EVF_GAP_UNMARKED	BIT(1)	/* no TRUNCATED record ends the data */
+#define spe_ev_retry_ns(event)	((event)->hw.event_base)	/* backoff */
+#define spe_ev_tried_ns(event)	((event)->hw.last_tag)	/* last look, local_clock() */
 
 /* The AUX buffer of one event, mapped contiguously. */
 struct spe_buf {

@@ -22,6 +22,7 @@
 #include <linux/minmax.h>
 #include <linux/mm.h>
 #include <linux/perf_event.h>
+#include <linux/sched/clock.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
 #include <linux/string.h>
@@ -235,36 +236,68 @@ no_room:
 /*
  * A full AUX buffer must not end the recording: when there is no room,
  * sampling pauses and the event stays enabled; resume_timer looks for
- * room every retry_ns (1 ms, doubling up to 8 ms while the reader does
- * not read), and sampling resumes in the first window the reader has
- * freed. The gap is marked: an AUX record flagged TRUNCATED at the
- * position where the data stopped (perf prints "AUX data lost"), the
- * counters/gaps counter and the spe_gap tracepoint (paused, resumed).
+ * room again after 1 ms, doubling up to 8 ms while the reader does not
+ * read, and sampling resumes in the first window the reader has freed.
+ * The gap is marked: an AUX record flagged TRUNCATED at the position
+ * where the data stopped (perf prints "AUX data lost"), the counters/gaps
+ * counter and the spe_gap tracepoint (paused, resumed). The pause belongs
+ * to the event (SPE_EVF_PAUSED): switched out and in, it stays paused
+ * and keeps its backoff.
  */
 #define SPE_RESUME_RETRY_NS	NSEC_PER_MSEC
 #define SPE_RESUME_RETRY_MAX_NS	(8 * NSEC_PER_MSEC)
 
-/*
- * Pause @event on this CPU: the caller has turned sampling and the buffer
- * off and saved the interval count in period_left. @marked: a TRUNCATED
- * record already ends the data before the gap.
- */
-void spe_pause(struct spe_cpu *c, struct perf_event *event, bool marked)
+/* Arm resume_timer for @event, running on this CPU, @delay_ns from now. */
+static void spe_pause_arm(struct spe_cpu *c, struct perf_event *event,
+			  u64 delay_ns)
 {
-	struct spe_pmu *spe = c->spe;
+	c->event = event;
+	c->paused = true;
+	hrtimer_start(&c->resume_timer, ns_to_ktime(delay_ns),
+		      HRTIMER_MODE_REL_PINNED_HARD);
+}
+
+/*
+ * A look for room just failed for @event; account for it. @marked: a
+ * TRUNCATED record ends the data before the gap. Returns the delay
+ * before the next look.
+ */
+static u64 spe_pause_failed_look(struct spe_pmu *spe, struct perf_event *event,
+				 bool marked)
+{
+	struct hw_perf_event *hwc = &event->hw;
 
 	/* perf core asked to disable the event (see the helper). */
 	spe_event_keep_enabled(event);
-	c->event = event;
-	if (c->paused)
+	if (!(hwc->flags & SPE_EVF_PAUSED)) {
+		hwc->flags |= SPE_EVF_PAUSED;
+		if (!marked)
+			hwc->flags |= SPE_EVF_GAP_UNMARKED;
+		spe_ev_retry_ns(event) = SPE_RESUME_RETRY_NS;
+		spe_stat_add(spe, SPE_STAT_PAUSES, 1);
+		trace_spe_gap(smp_processor_id(), 0);
+	} else {
+		spe_ev_retry_ns(event) = min_t(u64, 2 * spe_ev_retry_ns(event),
+					       SPE_RESUME_RETRY_MAX_NS);
+	}
+	spe_ev_tried_ns(event) = local_clock();
+	return spe_ev_retry_ns(event);
+}
+
+/*
+ * Pause @event on this CPU: there was no room for a window. The caller
+ * has turned sampling and the buffer off and saved the interval count in
+ * period_left.
+ */
+void spe_pause(struct spe_cpu *c, struct perf_event *event, bool marked)
+{
+	u64 delay_ns = spe_pause_failed_look(c->spe, event, marked);
+
+	if (c->paused) {
+		c->event = event;
 		return;
-	c->paused = true;
-	c->gap_unmarked = !marked;
-	c->retry_ns = SPE_RESUME_RETRY_NS;
-	spe_stat_add(spe, SPE_STAT_PAUSES, 1);
-	trace_spe_gap(smp_processor_id(), 0);
-	hrtimer_start(&c->resume_timer, ns_to_ktime(c->retry_ns),
-		      HRTIMER_MODE_REL_PINNED_HARD);
+	}
+	spe_pause_arm(c, event, delay_ns);
 }
 
 /*
@@ -285,6 +318,38 @@ static int spe_aux_mark_gap(struct spe_pmu *spe, struct perf_output_handle *h,
 }
 
 /*
+ * Look for room for paused @event and, if there is, resume sampling.
+ * Returns 0 when resumed, else the error of spe_aux_begin() (the look
+ * has been accounted for, the event is still paused).
+ */
+static int spe_resume(struct spe_pmu *spe, struct spe_cpu *c,
+		      struct perf_event *event)
+{
+	struct hw_perf_event *hwc = &event->hw;
+	int ret = 0;
+
+	if (hwc->flags & SPE_EVF_GAP_UNMARKED) {
+		ret = spe_aux_mark_gap(spe, &c->handle, event);
+		if (!ret)
+			hwc->flags &= ~SPE_EVF_GAP_UNMARKED;
+	}
+	if (!ret)
+		ret = spe_aux_begin(spe, &c->handle, event);
+	if (ret) {
+		spe_pause_failed_look(spe, event, ret == -ENOSPC);
+		return ret;
+	}
+
+	hwc->flags &= ~(SPE_EVF_PAUSED | SPE_EVF_GAP_UNMARKED);
+	c->event = event;
+	c->idle_restarts = 0;
+	trace_spe_gap(smp_processor_id(), 1);
+	/* The interval resumes where it paused (period_left, 3.1.3). */
+	spe_program_event(spe, event);
+	return 0;
+}
+
+/*
  * resume_timer, in hard interrupt context on the paused event's CPU (a
  * pinned hrtimer; pmu->add/del run there with interrupts off, so they
  * never run concurrently with it).
@@ -293,32 +358,14 @@ static enum hrtimer_restart spe_resume_timer(struct hrtimer *t)
 {
 	struct spe_cpu *c = container_of(t, struct spe_cpu, resume_timer);
 	struct perf_event *event = c->event;
-	struct spe_pmu *spe = c->spe;
-	int ret = 0;
 
 	if (!event || !c->paused)
 		return HRTIMER_NORESTART;
-
-	if (c->gap_unmarked) {
-		ret = spe_aux_mark_gap(spe, &c->handle, event);
-		if (!ret)
-			c->gap_unmarked = false;
-	}
-	if (!ret)
-		ret = spe_aux_begin(spe, &c->handle, event);
-	if (ret) {
-		/* Still no room (perf core asked for a disable again). */
-		spe_event_keep_enabled(event);
-		c->retry_ns = min_t(u64, 2 * c->retry_ns, SPE_RESUME_RETRY_MAX_NS);
-		hrtimer_forward_now(t, ns_to_ktime(c->retry_ns));
+	if (spe_resume(c->spe, c, event)) {
+		hrtimer_forward_now(t, ns_to_ktime(spe_ev_retry_ns(event)));
 		return HRTIMER_RESTART;
 	}
-
 	c->paused = false;
-	c->idle_restarts = 0;
-	trace_spe_gap(smp_processor_id(), 1);
-	/* The interval resumes where it paused (period_left, 3.1.3). */
-	spe_program_event(spe, event);
 	return HRTIMER_NORESTART;
 }
 
@@ -328,7 +375,10 @@ void spe_cpu_init_timer(struct spe_cpu *c)
 			  HRTIMER_MODE_REL_PINNED_HARD);
 }
 
-/* Leave the paused state; true if the event was paused. */
+/*
+ * Stop this CPU's resume_timer; the event, if paused, stays paused.
+ * True if it was.
+ */
 static bool spe_unpause(struct spe_cpu *c)
 {
 	if (!c->paused)
@@ -474,13 +524,26 @@ static void spe_start(struct perf_event *event, int flags)
 	hwc->state = 0;
 	c->idle_restarts = 0;
 
+	/*
+	 * Sampling is off here (every stop and reset leaves PMSCR_EL1 0)
+	 * and period_left is this event's. A paused event looks for room
+	 * again only when its backoff has run out.
+	 */
+	if (hwc->flags & SPE_EVF_PAUSED) {
+		u64 waited = local_clock() - spe_ev_tried_ns(event);
+
+		if (waited < spe_ev_retry_ns(event)) {
+			spe_pause_arm(c, event, spe_ev_retry_ns(event) - waited);
+			return;
+		}
+		if (spe_resume(spe, c, event))
+			spe_pause_arm(c, event, spe_ev_retry_ns(event));
+		return;
+	}
+
 	ret = spe_aux_begin(spe, &c->handle, event);
 	if (ret) {
-		/*
-		 * No room: paused until the reader frees some. Sampling is
-		 * off (every stop and reset leaves PMSCR_EL1 0) and
-		 * period_left is this event's.
-		 */
+		/* No room: paused until the reader frees some. */
 		spe_pause(c, event, ret == -ENOSPC);
 		return;
 	}
@@ -498,11 +561,23 @@ static void spe_stop(struct perf_event *event, int flags)
 	bool paused;
 	u64 pmbsr;
 
+	/*
+	 * Stopped while its context stays scheduled in: a disable, a period
+	 * change or a reschedule, not a switch-out (ctx_sched_out() clears
+	 * ctx->is_active before it stops the events). A reader that disables
+	 * the event, reads and enables it again has made room meanwhile: the
+	 * next pmu->add of a paused event looks for it at once instead of
+	 * after the backoff, which only switch-outs keep.
+	 */
+	if ((hwc->flags & SPE_EVF_PAUSED) && READ_ONCE(event->ctx->is_active))
+		spe_ev_tried_ns(event) = 0;
+
 	if (hwc->state & PERF_HES_STOPPED)
 		return;
 
 	/* Paused: the interval count is in period_left already. */
-	paused = spe_unpause(c);
+	spe_unpause(c);
+	paused = hwc->flags & SPE_EVF_PAUSED;
 	/* Sampling off, records drained, buffer off: see spe_hw.h. */
 	spe_disable_and_drain_local();
 	c->event = NULL;

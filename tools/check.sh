@@ -92,9 +92,9 @@ if want vm; then
 		# The second witness: the same tests against mainline's
 		# arm_spe_pmu (selftests/arm_spe/mainline.tsv: what differs).
 		run_suite mainline --as selftests selftests/arm_spe/vm-suite.sh "$qemu_spe" "$kid" mainline
-		# PREEMPT_RT (6.12-rt): PMBIRQ a hard IRQ, a clean log; the
-		# nobuf boot, as spe_buffer livelocks there (testing.rst).
-		run_suite selftests-6.12-rt --as selftests selftests/arm_spe/vm-suite.sh "$qemu_spe" 6.12-rt nobuf
+		# PREEMPT_RT (6.12-rt): PMBIRQ a hard IRQ, a clean log, and a
+		# full buffer that must not livelock its task (testing.rst).
+		run_suite selftests-6.12-rt --as selftests selftests/arm_spe/vm-suite.sh "$qemu_spe" 6.12-rt default
 		# Debian's cloud flavour (cloud-arm64) builds arm_spe_pmu too.
 		run_suite selftests-6.12-cloud --as selftests selftests/arm_spe/vm-suite.sh "$qemu_spe" 6.12-cloud default
 		run_suite perf tools/perf/vm-suite.sh "$qemu_spe" "$kid"

@@ -288,15 +288,6 @@ machine=virtualization=on append=kvm-arm.mode=nvhe boot nvhe "" load discovery c
 # reads the GICCs). The default tests but module_load.sh, which needs the
 # DT node.
 bios=uefi append=acpi=force boot acpi "" validator module_load load discovery capture errors buffer observe platform unload
-# The default boot without spe_buffer and spe_observe, named only (make
-# check runs it on the PREEMPT_RT kernel, 6.12-rt): there a per-task
-# event paused with a full buffer livelocks its task. Each failed
-# perf_aux_output_begin() queues perf core's wakeup irq_work, which
-# PREEMPT_RT runs in the irq_work/N thread: the task is switched out and in
-# (pmu->del, pmu->add), pmu->add tries the buffer again, fails, queues the
-# wakeup again, and the workload never finishes (Documentation/testing.rst,
-# PREEMPT_RT).
-named=1 boot nobuf "" validator module_load load discovery capture errors platform unload
 # Mainline's driver, the same tests but this driver's own (mainline.tsv),
 # named only: make check runs it as its own stage.
 named=1 driver=mainline boot mainline "" load validator discovery capture errors buffer unload
