@@ -55,7 +55,13 @@ m pmbsr-cleared-before-window drivers/spe_irq.c sel:default \
 	's/^\t\tret = spe_aux_begin(spe, h, event);/\t\tspe_write(0, PMBSR);\n\t\tisb();\n&/'
 m irq-stop-without-disable drivers/spe_irq.c sel:fault-s1 \
 	'/^static void spe_irq_stop_event/,/^}/{/spe_disable_and_drain_local();/d}'
-# No room at a buffer-full event: sampling left on while the event pauses
+# No room at a buffer-full event: sampling left on while the event pauses.
+# Equivalent: the failed spe_aux_begin() has disabled the buffer
+# (PMBLIMITR_EL1.E = 0), so nothing is sampled whatever PMSCR_EL1 says
+# (ProfilingBufferEnabled() is false), and the resume programs every
+# register again; only the few kernel operations between its PMBLIMITR_EL1
+# write and the ISB could see the new window with older filters, which
+# the strict model does not tell apart.
 m pause-without-disable drivers/spe_irq.c sel:default \
 	'/^\t\t\t \* the interval resumes where it paused (3.1.3)./,/spe_pause(c, event/{/spe_disable_and_drain_local();/d}'
 m coll-ignored drivers/spe_irq.c sel:default \
@@ -139,4 +145,4 @@ m pmbsr-not-cleared drivers/spe_irq.c sel:default '/^\tspe_write(0, PMBSR);$/d'
 quick="drain-no-psb stop-no-dsb drain-no-isb stop-order-swapped"
 # shellcheck disable=SC2034 # read by run.sh
 equivalent="irq-no-isb-after-clear dl-restart-saved-pointer program-no-isb-before-enable
-program-no-isb-after-enable window-not-aligned"
+program-no-isb-after-enable window-not-aligned pause-without-disable"
