@@ -114,6 +114,18 @@ int main(void)
         GICC(0x004) = 0xff;
         GICC(0x000) = 1;
         __asm__ volatile("msr daifclr, #2");
+        /*
+         * Every field but PMBLIMITR_EL1.E resets to an UNKNOWN value (SPE
+         * supplement 4.2, and the emulator's strict mode draws them):
+         * no filters, no management event pending.
+         */
+        WR(S3_0_C9_C10_3, 0);                      /* PMBSR_EL1 */
+        WR(S3_0_C9_C9_4, 0);                       /* PMSFCR_EL1 */
+        WR(S3_0_C9_C9_5, 0);                       /* PMSEVFR_EL1 */
+        WR(S3_0_C9_C9_6, 0);                       /* PMSLATFR_EL1 */
+        if (RD(S3_0_C9_C9_7) & (1 << 6)) {         /* PMSIDR_EL1.FnE */
+            WR(S3_0_C9_C9_1, 0);                   /* PMSNEVFR_EL1 */
+        }
         WR(S3_0_C9_C10_1, BUF);                    /* PMBPTR_EL1 */
         WR(S3_0_C9_C9_3, INTERVAL);                /* PMSIRR_EL1 */
         WR(S3_0_C9_C9_2, 0);                       /* PMSICR_EL1 */
