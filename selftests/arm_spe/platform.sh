@@ -8,8 +8,9 @@
 #   SPE_EXP_BOOT_EL    1, or 2 when the firmware enters the kernel at EL2
 #   SPE_EXP_KERNEL_EL  1, or 2 with VHE
 #   SPE_EXP_KPTI       1: KPTI is on, so the driver must refuse the device
-#   SPE_EXP_OWNER      el1, or el2: EL2 keeps the buffer (MDCR_EL2.E2PB 0b00),
-#                      so the driver must refuse the device
+#   SPE_EXP_OWNER      el1; el2: EL2 keeps the buffer (MDCR_EL2.E2PB 0b00);
+#                      secure: EL3 gives it to Secure state (MDCR_EL3.NSPB
+#                      0b00). Not el1: the driver must refuse the device
 #   SPE_EXP_FIRMWARE   dt or acpi: which description the driver probed
 #   SPE_EXP_INTID      the INTID of PMBIRQ (a PPI) the firmware describes
 #   SPE_EXP_PREEMPT_RT 1: a PREEMPT_RT kernel; PMBIRQ must stay a hard IRQ
@@ -59,10 +60,13 @@ if [ "$kpti" = 1 ]; then
 fi
 has 'Kernel page table isolation' && fail "KPTI is on, the boot did not ask for it"
 
-# PMBIDR_EL1.P reads 1 at EL1 (SPE supplement 4.3.1): the driver refuses
-# the device, in one line, and the module stays loaded.
-[ "$owner" = el2 ] &&
-	refused 'owned by a higher exception level (PMBIDR_EL1.P=1).*not probing' "EL2 owns the buffer"
+# PMBIDR_EL1.P reads 1 at EL1, and at EL2 when Secure state owns the
+# buffer (SPE supplement 4.3.1): the driver refuses the device, in one
+# line, and the module stays loaded.
+case $owner in
+el2) refused 'owned by a higher exception level (PMBIDR_EL1.P=1).*not probing' "EL2 owns the buffer" ;;
+secure) refused 'owned by a higher exception level (PMBIDR_EL1.P=1).*not probing' "Secure state owns the buffer" ;;
+esac
 
 # The MADT's GICC entries (ACPI 6.3, 5.2.12.14): the SPE overflow
 # interrupt is the u16 at offset 78 of the 80-byte GICC (MADT revision 5

@@ -159,6 +159,9 @@ boot() {
 	# driver must refuse the device), acpi=force with bios=uefi (edk2)
 	# makes the kernel and the driver take the ACPI description.
 	case ,${machine:-}, in *,virtualization=on,*) boot_el=2 kernel_el=2 ;; esac
+	# secure=on: QEMU's firmware emulation leaves MDCR_EL3.NSPB 0b00, the
+	# buffer belongs to Secure state (SPE supplement 3.4.2).
+	case ,${machine:-}, in *,secure=on,*) owner=secure ;; esac
 	# el2_shim=E2PB[:CNTVOFF]: tools/vm/el2-shim keeps EL2, enters the
 	# kernel at EL1 on one CPU, gives the buffer to EL2 (MDCR_EL2.E2PB
 	# 0b00) or EL1 (0b11) and sets CNTVOFF_EL2.
@@ -280,6 +283,13 @@ el2_shim=0 boot e2pb "" load platform unload
 # physical one, as a hypervisor gives a guest: pct_enable must select the
 # physical count.
 el2_shim=3:268435456 boot e2pb-el1 "" load discovery capture platform unload
+# EL3 present (secure=on), the kernel at Non-secure EL2 (VHE): QEMU's
+# firmware emulation leaves MDCR_EL3.NSPB 0b00, so Secure state owns the
+# buffer, PMBIDR_EL1.P reads 1 at EL2 and EL1, and every other SPE register
+# access traps to EL3, where nothing handles it (the guest hangs and the
+# boot fails). The kernel's own EL2 set-up and the driver must read
+# PMBIDR_EL1 and nothing else; the driver refuses the device in one line.
+machine=virtualization=on,secure=on boot el3 "" load platform unload
 # The kernel entered at EL2 but run at EL1 (nVHE KVM, its hyp code at
 # EL2): the buffer is owned by EL1, kernel samples are EL1 samples.
 machine=virtualization=on append=kvm-arm.mode=nvhe boot nvhe "" load discovery capture errors buffer observe platform unload

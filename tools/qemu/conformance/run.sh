@@ -110,9 +110,10 @@ for v in 1 2 3 4 5; do
 done
 run ALIGN 2 max,spe-maxsize=512,spe-align=512,spe-strict=off
 run ALIGN 2 max,spe-maxsize=2048,spe-align=2048,spe-strict=off
-# The strict model (the default), and PMBIDR_EL1.P from EL2 and EL1
+# The strict model (the default), and PMBIDR_EL1.P from EL3, EL2 and EL1
 run STRICT 10 max,spe-strict=on,spe-seed=1
 run EL2 3 max virtualization=on
+run EL3 3 max virtualization=on,secure=on
 run PCSR 30 max pcsr=on 2 # FEAT_PCSR: Documentation/pcsr.rst
 run PCSRNIDEN 3 max pcsr=on,pcsr-niden=off
 run PCSROFF 1 max

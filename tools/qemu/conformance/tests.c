@@ -17,9 +17,10 @@
  * (records padded to a large spe-align), -DMODE_STRICT (the strict
  * model, spe-strict=on: records in flight, synchronization, DL,
  * collisions), -DMODE_EL2 (PMBIDR_EL1.P from EL2 and EL1, booted at EL2
- * with virtualization=on).
+ * with virtualization=on), -DMODE_EL3 (PMBIDR_EL1.P with MDCR_EL3.NSPB
+ * giving the buffer to Secure state, booted at EL3 with secure=on).
  *
- * The modes other than STRICT and EL2 run with spe-strict=off: their
+ * The modes other than STRICT, EL2 and EL3 run with spe-strict=off: their
  * probes disable the buffer while profiling is enabled, which strict mode
  * reports as a violation. A test that expects a "spe-violation:" line
  * from QEMU prints "EXPECT-VIOLATION <rule>" first; run.sh checks that
@@ -1109,58 +1110,113 @@ static void t_coll(void)
     spe_reset_regs();
 }
 
-#elif defined(MODE_EL2)
+#elif defined(MODE_EL2) || defined(MODE_EL3)
 
-static uint64_t pmbidr_p(void)
+static uint64_t current_el(void)
 {
-    return (RD(PMBIDR_EL1) >> 4) & 1;
+    return (RD(CurrentEL) >> 2) & 3;
 }
+
+/* Test @n runs at EL@want; a FAIL result if it does not. */
+static int at_el(const char *n, uint64_t want)
+{
+    if (current_el() != want) {
+        result(n, 0, "started at EL", current_el(), want);
+        return 0;
+    }
+    return 1;
+}
+
+/* Test @n: PMBIDR_EL1.P reads @want at EL@el. */
+static void expect_p(const char *n, uint64_t el, uint64_t want)
+{
+    ISB();
+    CHECK_EQ(n, "CurrentEL", current_el(), el);
+    CHECK_EQ(n, "P", (RD(PMBIDR_EL1) >> 4) & 1, want);
+    result(n, 1, "", 0, 0);
+}
+
+/*
+ * ERET from @elx (el3 or el2) to the next instruction in mode
+ * @spsr of the lower EL, whose SP (@sp_lower) is set to the current one.
+ */
+#define ERET_DOWN(elx, sp_lower, spsr) do {                               \
+        uint64_t sp_;                                                    \
+        __asm__ volatile("mov %0, sp" : "=r"(sp_));                      \
+        WR(sp_lower, sp_);                                               \
+        WR(spsr_##elx, spsr);                                            \
+        __asm__ volatile("adr x0, 1f; msr elr_" #elx ", x0; eret; 1:"    \
+                         ::: "x0", "memory");                            \
+    } while (0)
+
+/* From EL2 to EL1h (AArch64, DAIF masked) on the same stack. */
+static void el2_to_el1(void)
+{
+    WR(hcr_el2, 1ULL << 31);             /* RW: EL1 is AArch64 */
+    WR(vbar_el1, RD(vbar_el2));
+    ERET_DOWN(el2, sp_el1, 0x3c5);       /* EL1h, DAIF masked */
+}
+
+#if defined(MODE_EL2)
 
 /* PMBIDR_EL1.P (4.3.1): 1 iff a higher EL owns the buffer */
 static void t_pmbidr_p(void)
 {
-    const char *n = "pmbidr_p_el2_owner_el2";
-    uint64_t el = (RD(CurrentEL) >> 2) & 3;
-
-    if (el != 2) {
-        result(n, 0, "started at EL", el, 2);
+    if (!at_el("pmbidr_p_el2_owner_el2", 2)) {
         return;
     }
     WR(mdcr_el2, 0);                     /* E2PB = 0b00: EL2 owns it */
-    ISB();
-    CHECK_EQ(n, "P", pmbidr_p(), 0);
-    result(n, 1, "", 0, 0);
-
-    n = "pmbidr_p_el2_owner_el1";
+    expect_p("pmbidr_p_el2_owner_el2", 2, 0);
     WR(mdcr_el2, 3 << 12);               /* E2PB = 0b11: EL1 owns it */
-    ISB();
-    CHECK_EQ(n, "P", pmbidr_p(), 0);
-    result(n, 1, "", 0, 0);
+    expect_p("pmbidr_p_el2_owner_el1", 2, 0);
 }
 
 static void t_pmbidr_p_el1(void)
 {
-    const char *n = "pmbidr_p_el1_owner_el2";
-    uint64_t sp, el = (RD(CurrentEL) >> 2) & 3;
-
-    if (el != 2) {
-        result(n, 0, "started at EL", el, 2);
+    if (!at_el("pmbidr_p_el1_owner_el2", 2)) {
         return;
     }
-    /* Down to EL1h, same stack, EL2 keeps ownership */
-    WR(mdcr_el2, 0);
-    WR(hcr_el2, 1ULL << 31);             /* RW: EL1 is AArch64 */
-    WR(vbar_el1, RD(vbar_el2));
-    __asm__ volatile("mov %0, sp" : "=r"(sp));
-    WR(sp_el1, sp);
-    WR(spsr_el2, 0x3c5);                 /* EL1h, DAIF masked */
-    __asm__ volatile("adr x0, 1f; msr elr_el2, x0; eret; 1:"
-                     ::: "x0", "memory");
-    el = (RD(CurrentEL) >> 2) & 3;
-    CHECK_EQ(n, "CurrentEL", el, 1);
-    CHECK_EQ(n, "P", pmbidr_p(), 1);
-    result(n, 1, "", 0, 0);
+    /*
+     * Down to EL1h, same stack, EL2 keeps ownership. MDCR_EL2.TPMS traps
+     * the PMS* registers, never PMBIDR_EL1 (4.3.1, "Traps and enables:
+     * None"): a trap here would end the program short of its results.
+     */
+    WR(mdcr_el2, 1 << 14);
+    el2_to_el1();
+    expect_p("pmbidr_p_el1_owner_el2", 1, 1);
 }
+
+#else /* MODE_EL3 */
+
+/*
+ * MDCR_EL3.NSPB 0b00 gives the buffer to Secure state (3.4.2, the owning
+ * Exception level). PMBIDR_EL1 is never trapped (4.3.1, "Traps and
+ * enables: None"): read from EL3 its P bit is 0, from Non-secure EL2 and
+ * EL1 it is 1 ("If MDCR_EL3.NSPB == 0b00 or 0b01 this bit reads as one
+ * from EL2 and Non-secure EL1"). Any trap to EL3 ends the program short
+ * of its results.
+ */
+static void t_pmbidr_nspb(void)
+{
+    if (!at_el("pmbidr_p_el3_nspb_secure", 3)) {
+        return;
+    }
+    WR(mdcr_el3, 0);                     /* NSPB = 0b00: Secure owns it */
+    expect_p("pmbidr_p_el3_nspb_secure", 3, 0);
+
+    /* Down to Non-secure EL2h: SCR_EL3.{NS, HCE, RW} */
+    WR(scr_el3, (1 << 0) | (1 << 8) | (1 << 10));
+    WR(vbar_el2, RD(vbar_el1));
+    ERET_DOWN(el3, sp_el2, 0x3c9);       /* EL2h, DAIF masked */
+    expect_p("pmbidr_p_ns_el2_nspb_secure", 2, 1);
+
+    /* Down to Non-secure EL1h, with MDCR_EL2.E2PB giving it to EL1 */
+    WR(mdcr_el2, 3 << 12);
+    el2_to_el1();
+    expect_p("pmbidr_p_ns_el1_nspb_secure", 1, 1);
+}
+
+#endif /* MODE_EL2, MODE_EL3 */
 
 #endif
 
@@ -1263,6 +1319,8 @@ int main(void)
 #elif defined(MODE_EL2)
     t_pmbidr_p();
     t_pmbidr_p_el1();
+#elif defined(MODE_EL3)
+    t_pmbidr_nspb();
 #else
     gic_init();
     t_id();
