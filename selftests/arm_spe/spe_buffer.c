@@ -346,6 +346,46 @@ TEST_F(buf, slow_reader_truncated)
 }
 
 /*
+ * Fill the buffer of the open session so that perf core hands out no room
+ * at all at the next look (perf_aux_output_begin() fails): the driver
+ * cannot end a transaction TRUNCATED then, and must mark the gap when
+ * sampling resumes. perf's handle size is CIRC_SPACE(), one byte short of
+ * the tail, and the driver's windows end on page boundaries; with the
+ * tail one byte past a page boundary the last window ends exactly one
+ * byte short of it. The tail is set back to that point of data already
+ * read (the kernel only reads aux_tail; the bytes after it stay read).
+ * Returns 1 when sampling paused that way (a gap counted, no TRUNCATED
+ * record), 0 when it did not (a schedule-out left a window too small for
+ * a record, and the driver could mark the gap at once: try again), -1
+ * when unread data was overwritten.
+ */
+static int fill_no_room(struct __test_metadata *_metadata, FIXTURE_DATA(buf) *self,
+			int pages, uint64_t iters)
+{
+	long long tr0 = spe_counter(&self->p, "truncated");
+	long long gaps0 = spe_counter(&self->p, "gaps");
+	const uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+	uint64_t tail;
+	int i;
+
+	for (i = 0; i < 100000; i++) {
+		if (__atomic_load_n(&self->s.pg->aux_head, __ATOMIC_ACQUIRE) > page)
+			break;
+		spe_wl_ldst(wl_buf, WL_WORDS - 1, slice_iters(&self->p, pages));
+	}
+	if (spe_session_collect(&self->s))
+		return -1;
+	tail = ((self->s.read_idx - 1) & ~(page - 1)) + 1;
+	__atomic_store_n(&self->s.pg->aux_tail, tail, __ATOMIC_RELEASE);
+	spe_wl_ldst(wl_buf, WL_WORDS - 1, iters);
+	TH_LOG("read up to %#llx, aux_tail set to %#llx; aux_head %#llx; gaps %lld, truncated %lld",
+	       (unsigned long long)self->s.read_idx, (unsigned long long)tail,
+	       (unsigned long long)__atomic_load_n(&self->s.pg->aux_head, __ATOMIC_ACQUIRE),
+	       spe_counter(&self->p, "gaps") - gaps0, spe_counter(&self->p, "truncated") - tr0);
+	return spe_counter(&self->p, "gaps") > gaps0 && spe_counter(&self->p, "truncated") == tr0;
+}
+
+/*
  * A full buffer does not end the recording: with no room the driver
  * pauses sampling, marks the gap (an AUX record flagged TRUNCATED, the
  * counters/gaps counter) and resumes by itself once the reader has freed
@@ -353,19 +393,24 @@ TEST_F(buf, slow_reader_truncated)
  * while (time_enabled advances). Per task and CPU-wide, on CPU 0 (where
  * perf core's own disable request reads as "none" where it holds the CPU
  * number, as in 6.12) and CPU 1.
- * @sleep: the task blocks once while the buffer is full, so the event is
- * scheduled out and back in without room (pmu->del, then pmu->add pauses
- * it again with its gap not yet marked): the path where marking the gap
- * later must not let perf core turn the event off.
+ * @sleep: the task blocks once while the buffer is full (the event is
+ * scheduled out and back in, and stays paused), and once more just after
+ * sampling resumed: a disable request perf core was left with must not
+ * act then.
+ * @no_room: the buffer fills with no byte to spare (see fill_no_room()),
+ * so the gap can only be marked when sampling resumes; marking it then
+ * ends a transaction TRUNCATED, and perf core's disable request that
+ * comes with it must be withdrawn like every other.
  */
 static void full_buffer_resumes(struct __test_metadata *_metadata,
-				FIXTURE_DATA(buf) *self, int cpu, int cpu_wide, int sleep)
+				FIXTURE_DATA(buf) *self, int cpu, int cpu_wide, int sleep,
+				int no_room)
 {
 	const int pages = 4;
 	uint64_t iters = 32 * pages * 4096 / bytes_per_iter(&self->p) + 1;
-	long long tr0 = spe_counter(&self->p, "truncated");
-	long long gaps0 = spe_counter(&self->p, "gaps");
+	long long tr0, gaps0 = spe_counter(&self->p, "gaps");
 	struct read_times r1, r2;
+	int tries, ret;
 	struct timespec ms = { .tv_nsec = 1000000 };
 	struct timespec t0, t;
 	size_t len0, len1 = 0;
@@ -380,12 +425,26 @@ static void full_buffer_resumes(struct __test_metadata *_metadata,
 		self->e.ctx_pid = getpid();
 	}
 	self->a.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
-	ASSERT_OPEN(spe_session_open(&self->s, &self->a, cpu_wide ? -1 : 0, cpu_wide ? cpu : -1,
-				     4, pages, 0), &self->s);
-	ASSERT_EQ(0, spe_enable(&self->s));
-	/* Nobody reads: the buffer fills and sampling pauses. */
-	spe_wl_ldst(wl_buf, WL_WORDS - 1, iters);
-	ASSERT_GT(spe_counter(&self->p, "truncated") - tr0, 0) TH_LOG("the buffer never filled");
+	for (tries = 0;; tries++) {
+		ASSERT_OPEN(spe_session_open(&self->s, &self->a, cpu_wide ? -1 : 0,
+					     cpu_wide ? cpu : -1, 4, pages, 0), &self->s);
+		ASSERT_EQ(0, spe_enable(&self->s));
+		if (!no_room)
+			break;
+		ret = fill_no_room(_metadata, self, pages, iters);
+		ASSERT_GE(ret, 0) TH_LOG("unread data overwritten");
+		if (ret)
+			break;
+		ASSERT_LT(tries, 3) TH_LOG("the buffer never filled leaving no room at all");
+		spe_session_close(&self->s);
+	}
+	tr0 = spe_counter(&self->p, "truncated");
+	if (!no_room) {
+		/* Nobody reads: the buffer fills and sampling pauses. */
+		spe_wl_ldst(wl_buf, WL_WORDS - 1, iters);
+		ASSERT_GT(spe_counter(&self->p, "truncated") - tr0, 0)
+			TH_LOG("the buffer never filled");
+	}
 	/* Not a wait for anything: blocking is the point. */
 	if (sleep)
 		ASSERT_EQ(0, nanosleep(&ms, NULL));
@@ -525,32 +584,42 @@ TEST_F(buf, collision_not_carried_over)
 
 TEST_F(buf, full_buffer_resumes_cpu0_task)
 {
-	full_buffer_resumes(_metadata, self, 0, 0, 0);
+	full_buffer_resumes(_metadata, self, 0, 0, 0, 0);
 }
 
 TEST_F(buf, full_buffer_resumes_cpu1_task)
 {
-	full_buffer_resumes(_metadata, self, 1, 0, 0);
+	full_buffer_resumes(_metadata, self, 1, 0, 0, 0);
 }
 
 TEST_F(buf, full_buffer_resumes_cpu0_cpu_wide)
 {
-	full_buffer_resumes(_metadata, self, 0, 1, 0);
+	full_buffer_resumes(_metadata, self, 0, 1, 0, 0);
 }
 
 TEST_F(buf, full_buffer_resumes_cpu1_cpu_wide)
 {
-	full_buffer_resumes(_metadata, self, 1, 1, 0);
+	full_buffer_resumes(_metadata, self, 1, 1, 0, 0);
 }
 
 TEST_F(buf, full_buffer_resumes_after_sleep_cpu0)
 {
-	full_buffer_resumes(_metadata, self, 0, 0, 1);
+	full_buffer_resumes(_metadata, self, 0, 0, 1, 0);
 }
 
 TEST_F(buf, full_buffer_resumes_after_sleep_cpu1)
 {
-	full_buffer_resumes(_metadata, self, 1, 0, 1);
+	full_buffer_resumes(_metadata, self, 1, 0, 1, 0);
+}
+
+TEST_F(buf, full_buffer_no_room_resumes_cpu0)
+{
+	full_buffer_resumes(_metadata, self, 0, 0, 1, 1);
+}
+
+TEST_F(buf, full_buffer_no_room_resumes_cpu1)
+{
+	full_buffer_resumes(_metadata, self, 1, 0, 1, 1);
 }
 
 /*
