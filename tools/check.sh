@@ -33,7 +33,7 @@ if want deps; then
 	start=$(date +%s)
 	spe_need_host_pkgs make gcc gcc-aarch64-linux-gnu libc6-dev-arm64-cross bc flex bison \
 		dwarves cpio gzip xz-utils file dpkg-dev debootstrap python3 qemu-system-arm \
-		kmod libssl-dev libelf-dev
+		kmod libssl-dev libelf-dev rsync
 	spe_apt_setup
 	echo "=== deps: host packages ready ($(($(date +%s) - start))s)"
 fi
@@ -92,6 +92,10 @@ if want vm; then
 		# The second witness: the same tests against mainline's
 		# arm_spe_pmu (selftests/arm_spe/mainline.tsv: what differs).
 		run_suite mainline --as selftests selftests/arm_spe/vm-suite.sh "$qemu_spe" "$kid" mainline
+		# The selftests as a kernel tree builds and runs them: exported
+		# into linux-source-6.12's kselftest part, packaged by its
+		# gen_tar, run by its run_kselftest.sh (testing.rst).
+		run_suite kselftest-tree --as selftests selftests/arm_spe/vm-suite.sh "$qemu_spe" "$kid" ktree
 		# PREEMPT_RT (6.12-rt): PMBIRQ a hard IRQ, a clean log, and a
 		# full buffer that must not livelock its task (testing.rst).
 		run_suite selftests-6.12-rt --as selftests selftests/arm_spe/vm-suite.sh "$qemu_spe" 6.12-rt default

@@ -11,6 +11,13 @@ fail() { echo "FAIL: $*"; rmmod arm_spe_perf 2>/dev/null; exit 1; }
 [ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root"; exit 4; }
 grep -qs statistical-profiling-extension /proc/device-tree/*/compatible ||
 	{ echo "SKIP: the firmware describes no SPE device"; exit 4; }
+# Loaded already (a kernel tree's run_kselftest.sh runs this after the
+# programs that need the module): unload it first, load it again at the end.
+reload=0
+if [ -e /sys/module/arm_spe_perf ]; then
+	rmmod arm_spe_perf || { echo "FAIL: the loaded module does not unload"; exit 1; }
+	reload=1
+fi
 for round in 1 2; do
 	insmod "$ko" || fail "insmod failed (round $round)"
 	[ -d /sys/module/arm_spe_perf ] || fail "/sys/module/arm_spe_perf missing"
@@ -26,4 +33,7 @@ for round in 1 2; do
 	[ ! -e /sys/module/arm_spe_perf ] || fail "/sys/module/arm_spe_perf left after rmmod"
 	ls -d /sys/bus/event_source/devices/arm_spe_* 2>/dev/null && fail "PMU left after rmmod"
 done
+if [ "$reload" = 1 ]; then
+	insmod "$ko" || { echo "FAIL: the module does not load again"; exit 1; }
+fi
 echo "PASS"

@@ -774,7 +774,7 @@ TEST_F(cap, eft_simd_but_not_fp)
  * FEAT_SPE_FDS through mainline's inv_data_src_filter (config4): a set bit
  * drops that data source (PMSDSFR_EL1 = ~config4, PMSFCR_EL1.FDS when it
  * is non-zero). All ones drops every load with a data source; zero
- * filters nothing. attr.config4 is at byte 136 (PERF_ATTR_SIZE_VER9, 144).
+ * filters nothing.
  * The runner says whether the implementation and the kernel have it, so a
  * driver with another term name or polarity fails here instead of
  * skipping.
@@ -785,8 +785,7 @@ TEST_F(cap, data_source_filter)
 	    spe_env_long("SPE_EXP_CONFIG4", 0) != 1)
 		SKIP(return, "no FEAT_SPE_FDS or no attr.config4");
 	self->a.config |= CFG_LOAD;
-	((uint64_t *)&self->a)[17] = ~0ull;
-	self->a.size = 144;
+	SPE_SET_CONFIG4(&self->a, ~0ull);
 	ASSERT_OPEN(capture(&self->p, &self->a, 0, -1, WL_LDST, &self->e, &self->st, &self->s), &self->s);
 	EXPECT_VALID(&self->st);
 	TH_LOG("inv_data_src_filter=~0: %llu loads, %llu with a data source",
@@ -794,7 +793,7 @@ TEST_F(cap, data_source_filter)
 	EXPECT_EQ(0, self->st.loop_loads_ds) TH_LOG("loads of a filtered-out data source recorded");
 	spe_session_close(&self->s);
 
-	((uint64_t *)&self->a)[17] = 0;
+	SPE_SET_CONFIG4(&self->a, 0);
 	ASSERT_OPEN(capture(&self->p, &self->a, 0, -1, WL_LDST, &self->e, &self->st, &self->s), &self->s);
 	EXPECT_VALID(&self->st);
 	EXPECT_GT(self->st.loop_loads, 10);

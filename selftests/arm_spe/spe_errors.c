@@ -196,8 +196,7 @@ TEST_F(attr, inv_data_src_filter_absent_eopnotsupp)
 		SKIP(return, "FDS implemented");
 	if (spe_env_long("SPE_EXP_CONFIG4", 0) != 1)
 		SKIP(return, "kernel without attr.config4");
-	((uint64_t *)&self->a)[17] = 1ull << 2;	/* config4, PERF_ATTR_SIZE_VER9 */
-	self->a.size = 144;
+	SPE_SET_CONFIG4(&self->a, 1ull << 2);
 	EXPECT_OPEN_ERRNO(EOPNOTSUPP);
 }
 

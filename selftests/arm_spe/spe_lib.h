@@ -82,19 +82,38 @@ struct spe_session {
 };
 
 /*
- * attr.config3 (PERF_ATTR_SIZE_VER8, 136 bytes) for uapi headers that lack
- * it: the attr must live in storage of at least 136 zeroed bytes (union
- * spe_attr) and attr.size is set to 136.
+ * attr.config3 (PERF_ATTR_SIZE_VER8, 136 bytes, 6.3) and attr.config4
+ * (PERF_ATTR_SIZE_VER9, 144 bytes, 7.0): the members where the uapi header
+ * in use has them (a kernel tree's KHDR_INCLUDES or tools/include/uapi),
+ * their fixed offsets (words 16 and 17) where it does not. The attr must
+ * live in storage of at least 144 zeroed bytes (union spe_attr); attr.size
+ * is set to the version that has the field.
  */
 union spe_attr {
 	struct perf_event_attr a;
 	uint64_t raw[32];
 };
 #define SPE_ATTR_SIZE_VER8	136
+#define SPE_ATTR_SIZE_VER9	144
+#ifdef PERF_ATTR_SIZE_VER8
+#define SPE_CONFIG3(attr)	((attr)->config3)
+#else
+#define SPE_CONFIG3(attr)	(((uint64_t *)(attr))[16])
+#endif
+#ifdef PERF_ATTR_SIZE_VER9
+#define SPE_CONFIG4(attr)	((attr)->config4)
+#else
+#define SPE_CONFIG4(attr)	(((uint64_t *)(attr))[17])
+#endif
 #define SPE_SET_CONFIG3(attr, v)					\
 	do {								\
-		((uint64_t *)(attr))[16] = (v);				\
+		SPE_CONFIG3(attr) = (v);				\
 		(attr)->size = SPE_ATTR_SIZE_VER8;			\
+	} while (0)
+#define SPE_SET_CONFIG4(attr, v)					\
+	do {								\
+		SPE_CONFIG4(attr) = (v);				\
+		(attr)->size = SPE_ATTR_SIZE_VER9;			\
 	} while (0)
 
 void spe_attr_init(struct perf_event_attr *a, const struct spe_pmu_info *p,

@@ -88,6 +88,7 @@ expected_skips() {
 	[ "$fault" = none ] && x 'buffer/buf.injected_fault_reported' "no fault injected in this boot"
 	[ "$fault" = s1:1 ] || x 'buffer/buf.injected_fault_at_schedule_out' "the first record does not fault in this boot"
 	[ "$firmware" = acpi ] && x 'module_load' "module_load.sh needs the DT node (ACPI boot)"
+	x 'kselftest/*: module_nospe.sh' "module_nospe.sh is for machines without SPE"
 	[ "$eft" = 1 ] || x 'capture/cap.eft_*' "PMSIDR_EL1.EFT is 0"
 	[ "$cntvoff" != 0 ] || x 'capture/cap.pct_timestamps_physical' "CNTVOFF_EL2 is 0 in this boot"
 	[ "$fds" = 1 ] && [ "$cfg4" = 1 ] ||
@@ -239,6 +240,11 @@ boot() {
 			# nothing else may write records first.
 			fault) echo "fault${T}$((120 * tscale))${T}. ./env && ./spe_buffer -t injected_fault_reported" ;;
 			fault-stop) echo "fault-stop${T}$((120 * tscale))${T}. ./env && ./spe_buffer -t injected_fault_at_schedule_out" ;;
+			# The package a kernel tree builds (tree-build.sh), run by
+			# its own run_kselftest.sh, the module next to the tests.
+			kselftest) echo "kselftest${T}$((1200 * tscale))${T}. ./env && mkdir -p /tmp/ks &&" \
+				"tar -xf ./kselftest.tar -C /tmp/ks && cp ./arm_spe_perf.ko /tmp/ks/arm_spe/ &&" \
+				"insmod ./arm_spe_perf.ko && cd /tmp/ks && ./run_kselftest.sh -c arm_spe" ;;
 			*) echo "$t${T}$((240 * tscale))${T}. ./env && ./spe_$t$excl" ;;
 			esac
 		done
@@ -248,6 +254,15 @@ boot() {
 	for t in discovery capture errors buffer validator observe; do
 		files+=(--file "$out/bin/spe_$t:/tests/")
 	done
+	if [[ " $* " == *" kselftest "* ]]; then
+		local ktar
+		ktar=$("$here/tree-build.sh" "$out/tree" 2>"$dir/tree-build.log") || {
+			echo "not ok - selftests-$name: the kernel tree's kselftest build failed ($dir/tree-build.log)"
+			tot_f=$((tot_f + 1))
+			return 0
+		}
+		files+=(--file "$ktar:/tests/kselftest.tar")
+	fi
 	vm_suite_boot "selftests-$name" "$dir/result" --kernel "$kid" --qemu "$qemu" \
 		--cpu "max${props:+,$props}" ${machine:+--machine "$machine"} \
 		${append:+--append "$append"} ${bios:+--bios "$bios"} ${el2_shim:+--el2-shim "$el2_shim"} \
@@ -298,6 +313,11 @@ machine=virtualization=on append=kvm-arm.mode=nvhe boot nvhe "" load discovery c
 # reads the GICCs). The default tests but module_load.sh, which needs the
 # DT node.
 bios=uefi append=acpi=force boot acpi "" validator module_load load discovery capture errors buffer observe platform unload
+# The kernel tree's way: export.sh puts these selftests into the kselftest
+# part of linux-source-6.12, its own Makefile builds the package (gen_tar),
+# and its run_kselftest.sh runs every program with the default boot's
+# expectations; named only: make check runs it as its own stage.
+named=1 boot ktree "" kselftest unload
 # Mainline's driver, the same tests but this driver's own (mainline.tsv),
 # named only: make check runs it as its own stage.
 named=1 driver=mainline boot mainline "" load validator discovery capture errors buffer unload

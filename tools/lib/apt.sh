@@ -172,6 +172,40 @@ spe_linux_source_stream() {
 	dpkg-deb --fsys-tarfile "$deb" | tar -xO "$tarball"
 }
 
+# spe_linux_source_tree NAME MEMBER...: files and directories of Debian's
+# newest linux-source-6.12 with their paths below the source root (e.g.
+# tools/testing/selftests/lib.mk), cached in $ARM_SPE_CACHE/NAME/<version>
+# (complete when its .members file lists exactly these MEMBERs). Prints
+# that directory. The version last extracted is reused without asking apt.
+spe_linux_source_tree() {
+	local name=$1 ver dir want
+	shift
+	want=$(printf '%s\n' "$@")
+	local cur=$ARM_SPE_CACHE/$name/current
+	if [ -f "$cur" ]; then
+		dir=$ARM_SPE_CACHE/$name/$(cat "$cur")
+		if [ "$(cat "$dir/.members" 2>/dev/null)" = "$want" ]; then
+			echo "$dir"
+			return 0
+		fi
+	fi
+	spe_need_host_pkgs xz-utils dpkg
+	spe_apt_setup
+	ver=$(spe_apt_newest linux-source-6.12)
+	[ -n "$ver" ] || spe_die "the mirror has no linux-source-6.12"
+	dir=$ARM_SPE_CACHE/$name/$ver
+	if [ "$(cat "$dir/.members" 2>/dev/null)" != "$want" ]; then
+		spe_log "extracting $* from linux-source-6.12 $ver"
+		rm -rf "$dir.tmp" && mkdir -p "$dir.tmp"
+		spe_linux_source_stream "$ver" | tar -xJ -C "$dir.tmp" --strip-components=1 \
+			"${@/#/linux-source-6.12/}" || spe_die "cannot extract $* from linux-source-6.12 $ver"
+		echo "$want" >"$dir.tmp/.members"
+		rm -rf "$dir" && mv "$dir.tmp" "$dir"
+	fi
+	echo "$ver" >"$cur"
+	echo "$dir"
+}
+
 # spe_linux_source_files NAME SUBDIR MEMBER...: a few files of Debian's
 # newest linux-source-6.12, cached. MEMBERs are paths below the source
 # root (e.g. scripts/checkpatch.pl); their basenames go into
