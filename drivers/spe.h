@@ -106,6 +106,7 @@ struct spe_pmu {
 
 	u64			features;
 	u16			pmsver;		/* ID_AA64DFR0_EL1.PMSVer */
+	u64			pmsidr;		/* PMSIDR_EL1 of the probe CPU */
 	u32			min_period;	/* from PMSIDR.Interval */
 	u16			max_record_sz;	/* 2^PMSIDR.MaxSize */
 	u16			align;		/* 2^PMBIDR.Align */

@@ -89,6 +89,7 @@ static void spe_probe_cpu(void *info)
 	spe->align = 1U << fld;
 
 	reg = spe_read(PMSIDR);
+	spe->pmsidr = reg;
 	if (SPE_FIELD_GET(SPE_PMSIDR_FE, reg)) {
 		spe->features |= SPE_FEAT_FILT_EVT;
 		/*
@@ -153,27 +154,61 @@ static void spe_probe_cpu(void *info)
 	spe->probe_err = 0;
 }
 
-/* PMBIDR_EL1.P: the buffer belongs to a higher Exception level (4.3.1). */
-static bool spe_buffer_owned_above(void)
+/*
+ * How this CPU's SPE compares with the probe CPU's, in the order it may be
+ * looked at: no SPE register may be touched without FEAT_SPE (UNDEFINED),
+ * and none but PMBIDR_EL1 when PMBIDR_EL1.P is set (3.4.2, 4.3.1).
+ */
+enum spe_cpu_kind {
+	SPE_CPU_SAME,		/* usable by this PMU */
+	SPE_CPU_ABSENT,		/* ID_AA64DFR0_EL1.PMSVer is 0 */
+	SPE_CPU_OWNED,		/* PMBIDR_EL1.P: a higher EL owns the buffer */
+	SPE_CPU_DIFFERENT,	/* another PMSVer, PMBIDR_EL1.Align or PMSIDR_EL1 */
+};
+
+static enum spe_cpu_kind spe_cpu_kind_local(struct spe_pmu *spe)
 {
-	return SPE_FIELD_GET(SPE_PMBIDR_P, spe_read(PMBIDR));
+	unsigned int ver = spe_pmsver_of(read_sysreg(id_aa64dfr0_el1));
+	u64 pmbidr;
+
+	if (ver == SPE_PMSVER_NI)
+		return SPE_CPU_ABSENT;
+	if (ver != spe->pmsver)
+		return SPE_CPU_DIFFERENT;
+	pmbidr = spe_read(PMBIDR);
+	if (SPE_FIELD_GET(SPE_PMBIDR_P, pmbidr))
+		return SPE_CPU_OWNED;
+	if ((1U << SPE_FIELD_GET(SPE_PMBIDR_ALIGN, pmbidr)) != spe->align ||
+	    spe_read(PMSIDR) != spe->pmsidr)
+		return SPE_CPU_DIFFERENT;
+	return SPE_CPU_SAME;
 }
+
+static const char *const spe_cpu_kind_why[] = {
+	[SPE_CPU_ABSENT] = "has no SPE (ID_AA64DFR0_EL1.PMSVer is 0)",
+	[SPE_CPU_OWNED] =
+		"has its profiling buffer owned by a higher exception level (PMBIDR_EL1.P=1)",
+	[SPE_CPU_DIFFERENT] =
+		"has another kind of SPE (PMSVer, PMBIDR_EL1.Align or PMSIDR_EL1 differ)",
+};
 
 static int spe_cpu_online(unsigned int cpu, struct hlist_node *node)
 {
 	struct spe_pmu *spe = hlist_entry_safe(node, struct spe_pmu, hp_node);
+	enum spe_cpu_kind kind;
 
 	if (!cpumask_test_cpu(cpu, &spe->supported_cpus))
 		return 0;
 	/*
-	 * PMBIDR_EL1.P is per PE and may change with the firmware's
-	 * configuration: check it on every CPU that comes online. When set,
-	 * the other buffer registers must not be touched (3.4.2); the CPU
-	 * stays out of active_cpus and spe_add() refuses events there.
+	 * What a CPU has may differ from what the probe found (a CPU that
+	 * was offline then, firmware that changed PMBIDR_EL1.P): check
+	 * every CPU as it comes online. A CPU that does not match stays out
+	 * of active_cpus and spe_add() refuses events there.
 	 */
-	if (spe_buffer_owned_above()) {
-		dev_warn(&spe->pdev->dev, "CPU%u: the profiling buffer is owned by a higher exception level (PMBIDR_EL1.P=1); no SPE events on this CPU\n",
-			 cpu);
+	kind = spe_cpu_kind_local(spe);
+	if (kind != SPE_CPU_SAME) {
+		dev_warn(&spe->pdev->dev, "CPU%u %s; no SPE events on this CPU\n",
+			 cpu, spe_cpu_kind_why[kind]);
 		return 0;
 	}
 	spe_reset_local();
@@ -202,23 +237,49 @@ static int spe_cpu_offline(unsigned int cpu, struct hlist_node *node)
 	return 0;
 }
 
-static void spe_check_owner(void *info)
-{
-	atomic_t *owned = info;
+struct spe_cpu_check {
+	struct spe_pmu *spe;
+	cpumask_t kinds[SPE_CPU_DIFFERENT + 1];
+};
 
-	if (spe_buffer_owned_above())
-		atomic_inc(owned);
+static void spe_check_cpu(void *info)
+{
+	struct spe_cpu_check *chk = info;
+
+	cpumask_set_cpu(smp_processor_id(),
+			&chk->kinds[spe_cpu_kind_local(chk->spe)]);
 }
 
-/* How many online CPUs of the PMU have PMBIDR_EL1.P set. */
-static int spe_owned_cpus(struct spe_pmu *spe)
+/*
+ * Every online CPU of the PMU against the probe CPU: one PMU describes one
+ * kind of SPE. A device that names CPUs without SPE or with another kind
+ * (a DT without PPI partitions on a heterogeneous system) is refused, with
+ * the first reason found; 0 when all match.
+ */
+static int spe_check_cpus(struct spe_pmu *spe)
 {
-	atomic_t owned = ATOMIC_INIT(0);
+	struct device *dev = &spe->pdev->dev;
+	struct spe_cpu_check *chk;
+	int kind, ret = 0;
 
+	chk = kzalloc(sizeof(*chk), GFP_KERNEL);
+	if (!chk)
+		return -ENOMEM;
+	chk->spe = spe;
 	cpus_read_lock();
-	on_each_cpu_mask(&spe->supported_cpus, spe_check_owner, &owned, true);
+	on_each_cpu_mask(&spe->supported_cpus, spe_check_cpu, chk, true);
 	cpus_read_unlock();
-	return atomic_read(&owned);
+	for (kind = SPE_CPU_ABSENT; kind <= SPE_CPU_DIFFERENT; kind++) {
+		if (cpumask_empty(&chk->kinds[kind]))
+			continue;
+		dev_err(dev, "CPUs %*pbl of %*pbl: each %s; one PMU describes one kind of SPE (a DT PPI partition per kind); not probing\n",
+			cpumask_pr_args(&chk->kinds[kind]),
+			cpumask_pr_args(&spe->supported_cpus), spe_cpu_kind_why[kind]);
+		ret = kind == SPE_CPU_OWNED ? -ENODEV : -ENXIO;
+		break;
+	}
+	kfree(chk);
+	return ret;
 }
 
 static int spe_device_probe(struct platform_device *pdev)
@@ -269,13 +330,10 @@ static int spe_device_probe(struct platform_device *pdev)
 	if (spe->probe_err)
 		return spe->probe_err;
 
-	/* PMBIDR_EL1.P was read on one CPU: check the others too. */
-	ret = spe_owned_cpus(spe);
-	if (ret) {
-		dev_err(dev, "the profiling buffer is owned by a higher exception level (PMBIDR_EL1.P=1) on %d of CPUs %*pbl; not probing\n",
-			ret, cpumask_pr_args(&spe->supported_cpus));
-		return -ENODEV;
-	}
+	/* One CPU was probed: the others must have the same SPE. */
+	ret = spe_check_cpus(spe);
+	if (ret)
+		return ret;
 
 	spe->pcpu = alloc_percpu(struct spe_cpu);
 	if (!spe->pcpu)

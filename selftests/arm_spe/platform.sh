@@ -12,6 +12,10 @@
 #                      secure: EL3 gives it to Secure state (MDCR_EL3.NSPB
 #                      0b00). Not el1: the driver must refuse the device
 #   SPE_EXP_FIRMWARE   dt or acpi: which description the driver probed
+#   SPE_EXP_SPE_CPUS   bit n: CPU n has SPE (-M virt,spe-cpu-mask); when some
+#                      CPU has not, a DT names it anyway (the driver must
+#                      refuse the device without touching it) and an ACPI
+#                      MADT gives it no SPE interrupt (Linux makes no device)
 #   SPE_EXP_INTID      the INTID of PMBIRQ (a PPI) the firmware describes
 #   SPE_EXP_PREEMPT_RT 1: a PREEMPT_RT kernel; PMBIRQ must stay a hard IRQ
 # --irq-fired: tests before this one filled the buffer, so PMBIRQ must
@@ -37,6 +41,9 @@ refused() {
 boot_el=${SPE_EXP_BOOT_EL:?} kernel_el=${SPE_EXP_KERNEL_EL:?} kpti=${SPE_EXP_KPTI:?}
 owner=${SPE_EXP_OWNER:?}
 fw=${SPE_EXP_FIRMWARE:?} rt=${SPE_EXP_PREEMPT_RT:?}
+spe_cpus=${SPE_EXP_SPE_CPUS:?} ncpus=${SPE_EXP_CPUS:?}
+hetero=0
+[ $((spe_cpus & ((1 << ncpus) - 1))) = $(((1 << ncpus) - 1)) ] || hetero=1
 
 has "CPU: All CPU(s) started at EL$boot_el" || fail "the CPUs did not all start at EL$boot_el"
 say "started at EL"
@@ -67,6 +74,10 @@ case $owner in
 el2) refused 'owned by a higher exception level (PMBIDR_EL1.P=1).*not probing' "EL2 owns the buffer" ;;
 secure) refused 'owned by a higher exception level (PMBIDR_EL1.P=1).*not probing' "Secure state owns the buffer" ;;
 esac
+# A DT PPI without partitions names every CPU: the driver must find the
+# ones without SPE before it touches any SPE register (UNDEFINED there).
+[ "$hetero$fw" = 1dt ] &&
+	refused 'has no SPE (ID_AA64DFR0_EL1.PMSVer is 0).*not probing' "CPUs without SPE in the device's PPI"
 
 # The MADT's GICC entries (ACPI 6.3, 5.2.12.14): the SPE overflow
 # interrupt is the u16 at offset 78 of the 80-byte GICC (MADT revision 5
@@ -101,12 +112,26 @@ acpi)
 		[ "$what" = gicc ] || continue
 		n=$((n + 1))
 		[ "$len" -ge 80 ] || fail "GICC $i is $len bytes, too short for the SPE interrupt"
-		[ "$spe" = "$intid" ] || fail "GICC $i: SPE overflow interrupt (offset 78) is $spe, not $intid"
+		want=$intid
+		[ $(((spe_cpus >> i) & 1)) = 1 ] || want=0
+		[ "$spe" = "$want" ] || fail "GICC $i: SPE overflow interrupt (offset 78) is $spe, not $want"
 		[ "$trbe" = 0 ] || fail "GICC $i: a TRBE interrupt ($trbe, offset 80) on a machine without TRBE"
 	done <<-EOT
 	$gicc
 	EOT
 	[ "$n" = "${SPE_EXP_CPUS:?}" ] || fail "$n GICC entries, $SPE_EXP_CPUS CPUs"
+	if [ "$hetero" = 1 ]; then
+		# Linux makes the device only when every GICC names the same
+		# interrupt: a heterogeneous MADT gets none, and the driver,
+		# with nothing to probe, says nothing.
+		[ -e /sys/bus/platform/devices/arm,spe-v1 ] && fail "an arm,spe-v1 device from a heterogeneous MADT"
+		has 'arm,spe-v1: must be homogeneous' || fail "the kernel did not reject the heterogeneous MADT"
+		say 'arm,spe-v1: must be homogeneous'
+		log | grep 'arm_spe_perf ' && fail "the driver spoke with no device"
+		ls -d /sys/bus/event_source/devices/arm_spe_* 2>/dev/null && fail "an arm_spe PMU is registered"
+		echo "PASS"
+		exit 0
+	fi
 	[ -e /sys/bus/platform/devices/arm,spe-v1 ] || fail "no arm,spe-v1 platform device from the MADT"
 	[ -e /sys/bus/platform/devices/arm,trbe ] && fail "an arm,trbe platform device from the MADT"
 	;;

@@ -163,6 +163,11 @@ boot() {
 	# secure=on: QEMU's firmware emulation leaves MDCR_EL3.NSPB 0b00, the
 	# buffer belongs to Secure state (SPE supplement 3.4.2).
 	case ,${machine:-}, in *,secure=on,*) owner=secure ;; esac
+	# spe-cpu-mask=M: only the CPUs of mask M have SPE (QEMU's virt).
+	local spe_cpus=-1
+	case ,${machine:-}, in *,spe-cpu-mask=*)
+		spe_cpus=${machine#*spe-cpu-mask=} spe_cpus=$((${spe_cpus%%,*})) ;;
+	esac
 	# el2_shim=E2PB[:CNTVOFF]: tools/vm/el2-shim keeps EL2, enters the
 	# kernel at EL1 on one CPU, gives the buffer to EL2 (MDCR_EL2.E2PB
 	# 0b00) or EL1 (0b11) and sets CNTVOFF_EL2.
@@ -210,7 +215,7 @@ boot() {
 	export SPE_EXP_KERNEL_EL=$kernel_el SPE_EXP_COLLISIONS=$strict
 	export SPE_EXP_BOOT_EL=$boot_el SPE_EXP_KPTI=$kpti SPE_EXP_OWNER=$owner
 	export SPE_EXP_FIRMWARE=$firmware SPE_EXP_PREEMPT_RT=$preempt_rt SPE_EXP_CNTVOFF=$cntvoff
-	export SPE_EXP_INTID=21
+	export SPE_EXP_INTID=21 SPE_EXP_SPE_CPUS=$spe_cpus
 	EOT
 	local drv=${driver:-this} mod=$ko modname=arm_spe_perf
 	if [ "$drv" = mainline ]; then
@@ -231,6 +236,8 @@ boot() {
 			case $t in
 			module_load) echo "module_load${T}$((120 * tscale))${T}./module_load.sh ./arm_spe_perf.ko" ;;
 			load) echo "load${T}$((30 * tscale))${T}insmod ./${mod##*/}" ;;
+			# Loaded from CPU 0: the probe runs there and checks the others.
+			load-cpu0) echo "load-cpu0${T}$((30 * tscale))${T}taskset 1 insmod ./${mod##*/}" ;;
 			unload) echo "unload${T}$((30 * tscale))${T}rmmod $modname" ;;
 			# Only spe_buffer is sure to fill a buffer (PMBIRQ).
 			platform) echo "platform${T}$((60 * tscale))${T}. ./env && ./platform.sh$(
@@ -305,6 +312,12 @@ el2_shim=3:268435456 boot e2pb-el1 "" load discovery capture platform unload
 # boot fails). The kernel's own EL2 set-up and the driver must read
 # PMBIDR_EL1 and nothing else; the driver refuses the device in one line.
 machine=virtualization=on,secure=on boot el3 "" load platform unload
+# SPE on CPU 0 only (spe-cpu-mask=1). The DT's PPI, without partitions,
+# names both CPUs: probed on CPU 0, the driver must check CPU 1 before
+# touching its SPE registers (UNDEFINED there) and refuse the device in
+# one line. The MADT gives CPU 1 no SPE interrupt: Linux makes no device.
+machine=spe-cpu-mask=1 boot hetero "" load-cpu0 platform unload
+bios=uefi append=acpi=force machine=spe-cpu-mask=1 boot hetero-acpi "" load platform unload
 # The kernel entered at EL2 but run at EL1 (nVHE KVM, its hyp code at
 # EL2): the buffer is owned by EL1, kernel samples are EL1 samples.
 machine=virtualization=on append=kvm-arm.mode=nvhe boot nvhe "" load discovery capture errors buffer observe platform unload

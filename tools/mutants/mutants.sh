@@ -132,7 +132,11 @@ m cpu0-pending-disable drivers/spe_compat.h sel:fault-ea \
 # PMBIDR_EL1.P ignored everywhere: the driver programs a buffer EL2 owns
 # (its PMB* accesses trap to the e2pb boot's EL2 shim, which stops the guest)
 m owner-p-ignored drivers/spe_main.c sel:e2pb \
-	's/if (SPE_FIELD_GET(SPE_PMBIDR_P, reg)) {/if (0) {/;/^static bool spe_buffer_owned_above/,/^}/s/return SPE_FIELD_GET(SPE_PMBIDR_P, spe_read(PMBIDR));/return false;/'
+	's/if (SPE_FIELD_GET(SPE_PMBIDR_P, reg)) {/if (0) {/;s/if (SPE_FIELD_GET(SPE_PMBIDR_P, pmbidr))$/if (0)/'
+# A CPU without SPE, named by the DT, is read like the others (UNDEFINED:
+# an oops in the hetero boot)
+m cpu-without-spe-touched drivers/spe_main.c sel:hetero \
+	'/^static enum spe_cpu_kind spe_cpu_kind_local/,/^}/{/if (ver == SPE_PMSVER_NI)/,+3d}'
 m hotplug-no-reset drivers/spe_main.c stress \
 	'/^static int spe_cpu_online/,/^}/{/spe_reset_local();/d}'
 
