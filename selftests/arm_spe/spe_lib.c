@@ -274,6 +274,11 @@ static void read_ring(struct spe_session *s)
 
 int spe_session_collect(struct spe_session *s)
 {
+	return spe_session_collect_to(s, UINT64_MAX);
+}
+
+int spe_session_collect_to(struct spe_session *s, uint64_t to)
+{
 	uint64_t head;
 
 	read_ring(s);
@@ -282,6 +287,8 @@ int spe_session_collect(struct spe_session *s)
 	head = __atomic_load_n(&s->pg->aux_head, __ATOMIC_ACQUIRE);
 	if (head - s->read_idx > s->aux_size)
 		return -1;	/* overwritten unread data */
+	if (head > to)
+		head = to;
 	if (!s->len)
 		s->first_idx = s->read_idx;
 	while (s->read_idx < head) {

@@ -129,6 +129,8 @@ int spe_session_open(struct spe_session *s, struct perf_event_attr *a,
 		     int snapshot);
 /* Copy newly written AUX data and consume the ring records. */
 int spe_session_collect(struct spe_session *s);
+/* The same, reading (and freeing) the AUX data only up to index @to. */
+int spe_session_collect_to(struct spe_session *s, uint64_t to);
 void spe_session_close(struct spe_session *s);
 int spe_enable(struct spe_session *s);
 int spe_disable(struct spe_session *s);

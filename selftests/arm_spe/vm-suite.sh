@@ -90,6 +90,8 @@ expected_skips() {
 	[ "$firmware" = acpi ] && x 'module_load' "module_load.sh needs the DT node (ACPI boot)"
 	x 'kselftest/*: module_nospe.sh' "module_nospe.sh is for machines without SPE"
 	[ "$eft" = 1 ] || x 'capture/cap.eft_*' "PMSIDR_EL1.EFT is 0"
+	[ "$align" -ge "$maxsize" ] ||
+		x 'buffer/buf.full_buffer_no_room_resumes_*' "Align $align < MaxSize $maxsize: records do not tile the buffer"
 	[ "$cntvoff" != 0 ] || x 'capture/cap.pct_timestamps_physical' "CNTVOFF_EL2 is 0 in this boot"
 	[ "$fds" = 1 ] && [ "$cfg4" = 1 ] ||
 		x 'capture/cap.data_source_filter' "no data-source filter (PMSIDR_EL1.FDS=$fds, attr.config4=$cfg4)"
