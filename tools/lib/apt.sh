@@ -172,15 +172,14 @@ spe_linux_source_stream() {
 	dpkg-deb --fsys-tarfile "$deb" | tar -xO "$tarball"
 }
 
-# spe_linux_source_tree NAME MEMBER...: files and directories of Debian's
-# newest linux-source-6.12 with their paths below the source root (e.g.
-# tools/testing/selftests/lib.mk), cached in $ARM_SPE_CACHE/NAME/<version>
-# (complete when its .members file lists exactly these MEMBERs). Prints
-# that directory. The version last extracted is reused without asking apt.
-spe_linux_source_tree() {
-	local name=$1 ver dir want
-	shift
-	want=$(printf '%s\n' "$@")
+# spe_linux_source_cached NAME STAMP FN ARG...: the cache directory
+# $ARM_SPE_CACHE/NAME/<version> of some of Debian's newest linux-source-6.12,
+# filled by "FN DIR VERSION ARG..." (from spe_linux_source_stream) and
+# complete while its .members file holds STAMP. Prints that directory. The
+# version last extracted is reused without asking apt.
+spe_linux_source_cached() {
+	local name=$1 want=$2 ver dir
+	shift 2
 	local cur=$ARM_SPE_CACHE/$name/current
 	if [ -f "$cur" ]; then
 		dir=$ARM_SPE_CACHE/$name/$(cat "$cur")
@@ -195,10 +194,9 @@ spe_linux_source_tree() {
 	[ -n "$ver" ] || spe_die "the mirror has no linux-source-6.12"
 	dir=$ARM_SPE_CACHE/$name/$ver
 	if [ "$(cat "$dir/.members" 2>/dev/null)" != "$want" ]; then
-		spe_log "extracting $* from linux-source-6.12 $ver"
+		spe_log "extracting ${want#* } from linux-source-6.12 $ver"
 		rm -rf "$dir.tmp" && mkdir -p "$dir.tmp"
-		spe_linux_source_stream "$ver" | tar -xJ -C "$dir.tmp" --strip-components=1 \
-			"${@/#/linux-source-6.12/}" || spe_die "cannot extract $* from linux-source-6.12 $ver"
+		"$1" "$dir.tmp" "$ver" "${@:2}" || spe_die "cannot extract ${want#* } from linux-source-6.12 $ver"
 		echo "$want" >"$dir.tmp/.members"
 		rm -rf "$dir" && mv "$dir.tmp" "$dir"
 	fi
@@ -206,36 +204,40 @@ spe_linux_source_tree() {
 	echo "$dir"
 }
 
+# spe_linux_source_tree NAME MEMBER...: files and directories of Debian's
+# newest linux-source-6.12 with their paths below the source root (e.g.
+# tools/testing/selftests/lib.mk), cached in $ARM_SPE_CACHE/NAME/<version>.
+# Prints that directory.
+spe_linux_source_tree() {
+	local name=$1
+	shift
+	spe_linux_source_cached "$name" "tree $*" _spe_linux_source_extract_tree "$@"
+}
+
+# DIR VERSION MEMBER...: MEMBERs into DIR, with their paths.
+_spe_linux_source_extract_tree() {
+	local dir=$1 ver=$2
+	shift 2
+	spe_linux_source_stream "$ver" | tar -xJ -C "$dir" --strip-components=1 \
+		"${@/#/linux-source-6.12/}"
+}
+
 # spe_linux_source_files NAME SUBDIR MEMBER...: a few files of Debian's
 # newest linux-source-6.12, cached. MEMBERs are paths below the source
 # root (e.g. scripts/checkpatch.pl); their basenames go into
 # $ARM_SPE_CACHE/NAME/<version>/SUBDIR ("." for none). Prints
-# $ARM_SPE_CACHE/NAME/<version>. The version last extracted is reused
-# without asking apt while its files are all there.
+# $ARM_SPE_CACHE/NAME/<version>.
 spe_linux_source_files() {
-	local name=$1 sub=$2 ver dir m ok=0
-	shift 2
-	local cur=$ARM_SPE_CACHE/$name/current
-	if [ -f "$cur" ]; then
-		dir=$ARM_SPE_CACHE/$name/$(cat "$cur")
-		ok=1
-		for m in "$@"; do [ -f "$dir/$sub/${m##*/}" ] || ok=0; done
-		[ "$ok" = 1 ] && { echo "$dir"; return 0; }
-	fi
-	spe_need_host_pkgs xz-utils dpkg
-	spe_apt_setup
-	ver=$(spe_apt_newest linux-source-6.12)
-	[ -n "$ver" ] || spe_die "the mirror has no linux-source-6.12"
-	dir=$ARM_SPE_CACHE/$name/$ver
-	ok=1
-	for m in "$@"; do [ -f "$dir/$sub/${m##*/}" ] || ok=0; done
-	if [ "$ok" = 0 ]; then
-		spe_log "extracting $* from linux-source-6.12 $ver"
-		rm -rf "$dir.tmp" && mkdir -p "$dir.tmp/$sub"
-		spe_linux_source_stream "$ver" | (cd "$dir.tmp/$sub" && tar -xJ --transform='s,.*/,,' \
-			"${@/#/linux-source-6.12/}")
-		rm -rf "$dir" && mv "$dir.tmp" "$dir"
-	fi
-	echo "$ver" >"$cur"
-	echo "$dir"
+	local name=$1
+	shift
+	spe_linux_source_cached "$name" "files $*" _spe_linux_source_extract_flat "$@"
+}
+
+# DIR VERSION SUBDIR MEMBER...: the basenames of MEMBERs into DIR/SUBDIR.
+_spe_linux_source_extract_flat() {
+	local dir=$1 ver=$2 sub=$3
+	shift 3
+	mkdir -p "$dir/$sub"
+	spe_linux_source_stream "$ver" | (cd "$dir/$sub" && tar -xJ --transform='s,.*/,,' \
+		"${@/#/linux-source-6.12/}")
 }
