@@ -93,3 +93,28 @@ spe_spin:
 	.word	0
 op_ldrsw_lit_data:
 	.word	-5
+
+/*
+ * void spe_branchy(uint64_t iters, uint64_t limitr): per iteration a
+ * linear congruential step, a TBZ on its top bit (spe_branchy_tbz: taken
+ * about half the time, with no pattern a predictor can learn) and the
+ * loop's B.NE (spe_branchy_loop: taken every time but the last).
+ */
+	.global	spe_branchy, spe_branchy_tbz, spe_branchy_loop
+	.balign	16
+spe_branchy:
+	mov	x2, #1
+	ldr	x3, =0x5851f42d4c957f2d
+	ldr	x4, =0x14057b7ef767814f
+	msr	PMBLIMITR, x1
+1:	madd	x2, x2, x3, x4
+spe_branchy_tbz:
+	tbz	x2, #63, 2f
+	add	x5, x5, #1
+2:	subs	x0, x0, #1
+spe_branchy_loop:
+	b.ne	1b
+	msr	PMBLIMITR, xzr
+	isb
+	ret
+	.ltorg

@@ -101,8 +101,9 @@ run() {
 echo "TAP version 13"
 echo "# qemu: $qemu"
 # The serial model (spe-strict=off): the probes disable the buffer while
-# profiling is enabled, which strict mode reports.
-run SPE 44 max,spe-strict=off
+# profiling is enabled, which strict mode reports. The record contents
+# checked there are those of the flat model (constant latencies).
+run SPE 44 max,spe-strict=off,spe-model=flat
 run NOSPE 2 max,spe=off
 run KNOB 1 max,spe-fault=ea:2,spe-strict=off
 for v in 1 2 3 4 5; do
@@ -114,6 +115,8 @@ run ALIGN 2 max,spe-maxsize=2048,spe-align=2048,spe-strict=off
 run STRICT 10 max,spe-strict=on,spe-seed=1
 run EL2 3 max virtualization=on
 run EL3 3 max virtualization=on,secure=on
+# The memory-hierarchy model (the default) with Data Source packets
+run MODEL 6 max,spe-strict=off,spe-lds=on
 run PCSR 30 max pcsr=on 2 # FEAT_PCSR: Documentation/pcsr.rst
 run PCSRNIDEN 3 max pcsr=on,pcsr-niden=off
 run PCSROFF 1 max

@@ -178,6 +178,8 @@ uint64_t sync_handler(uint64_t esr, uint64_t elr)
 
 void spe_loop(uint64_t iters, uint64_t limitr);
 void spe_spin(uint64_t iters);
+void spe_branchy(uint64_t iters, uint64_t limitr);
+extern char spe_branchy_tbz[], spe_branchy_loop[];
 typedef void probe_fn(uint64_t limitr, uint64_t addr, uint64_t val);
 #define PROBE(n) extern probe_fn n; extern char n##_target[], n##_after[];
 PROBE(op_ldr) PROBE(op_str) PROBE(op_ldp) PROBE(op_ldr_q) PROBE(op_ldaxr)
@@ -237,6 +239,14 @@ static __attribute__((unused)) uint64_t probe_setup(uint64_t pmscr)
     WR(PMSCR_EL1, pmscr);
     ISB();
     return BUF_LIMIT | 1;      /* PMBLIMITR_EL1: LIMIT, E = 1 */
+}
+
+/* Run one probe with only its target sampled: where the records end */
+static __attribute__((unused)) uint64_t probe_run(probe_fn *fn, uint64_t addr,
+                                                  uint64_t val)
+{
+    fn(probe_setup(2), addr, val);
+    return RD(PMBPTR_EL1);
 }
 
 /* Packet walker (D18.1.1 header sizes) */
@@ -606,11 +616,9 @@ static void t_probe(const char *n, probe_fn *fn, char *target, uint64_t addr,
                     uint64_t va, uint8_t optype_hdr, uint8_t subclass,
                     int ldst, uint64_t tgt, uint64_t events)
 {
-    uint64_t lim = probe_setup(2), end;
+    uint64_t end = probe_run(fn, addr, 5);
     Pkt k;
 
-    fn(lim, addr, 5);
-    end = RD(PMBPTR_EL1);
     CHECK_EQ(n, "record size", end - BUF_BASE, RECORD_SIZE);
     /* PC: Address packet index 0, EL1 (byte 7 bits 6:5), NS=1 (D18.2.1) */
     k = find_pkt(BUF_BASE, end, 0xb0, 0xff);
@@ -1293,6 +1301,180 @@ static void t_dl_restart(void)
     spe_reset_regs();
 }
 
+#elif defined(MODE_MODEL)
+
+/*
+ * The memory-hierarchy model (spe-model=cache, spe-lds=on). The expected
+ * values are the model's documented choices (Documentation/emulation.rst,
+ * "Memory-hierarchy model"): 64 KiB L1D, 1 MiB L2, 8 MiB LLC, 64-entry
+ * L1 and 1280-entry L2 TLB; costs L1 4, L2 11, LLC 38, peer 52, DRAM 180
+ * cycles, TLB 1/6/30; Data Source L1 0x0, L2 0x8, DRAM 0xe (the
+ * Neoverse encoding). Events as D18.2.6 defines them.
+ */
+#define EV_RET          (1u << 1)
+#define EV_L1D          (1u << 2)
+#define EV_L1D_REFILL   (1u << 3)
+#define EV_TLB          (1u << 4)
+#define EV_TLB_WALK     (1u << 5)
+#define EV_LLC          (1u << 8)
+#define EV_LLC_MISS     (1u << 9)
+#define SWEEP           0x42000000UL    /* 2 MiB blocks up to 0x4fffffff */
+#define FRESH           0x41180000UL    /* a line nothing touches before */
+
+static void t_model_probe(const char *n, uint64_t ds, uint64_t events,
+                          uint64_t total, uint64_t xlat)
+{
+    uint64_t end = probe_run(op_ldr, FRESH, 0);
+    Pkt k;
+
+    CHECK_EQ(n, "record size", end - BUF_BASE, RECORD_SIZE);
+    k = find_pkt(BUF_BASE, end, 0x52, 0xff);
+    CHECK_EQ(n, "events", k.payload, events);
+    k = find_pkt(BUF_BASE, end, 0x53, 0xff);
+    CHECK_EQ(n, "data source present", k.found, 1);
+    CHECK_EQ(n, "data source", k.payload, ds);
+    k = find_pkt(BUF_BASE, end, 0x98, 0xff);
+    CHECK_EQ(n, "total latency", k.payload, total);
+    k = find_pkt(BUF_BASE, end, 0x9a, 0xff);
+    CHECK_EQ(n, "xlat latency", k.payload, xlat);
+    result(n, 1, "", 0, 0);
+    spe_reset_regs();
+}
+
+/*
+ * Sweep @bytes at SWEEP with a 64-byte stride, @passes times, sampling
+ * loads at @interval, and count the sampled loads by Data Source and
+ * total latency.
+ */
+static void sweep(uint64_t bytes, int passes, uint64_t interval,
+                  uint64_t *n_ld, uint64_t *n_ds, uint64_t want_ds,
+                  uint64_t *n_lat, uint64_t want_lat)
+{
+    volatile uint64_t *p = (volatile uint64_t *)SWEEP;
+    uint64_t i, sum = 0, end, r;
+    int pass;
+
+    spe_reset_regs();
+    clear_buf(BUF_BASE, BUF_LIMIT - BUF_BASE);
+    WR(PMBPTR_EL1, BUF_BASE);
+    WR(PMSIRR_EL1, interval);
+    WR(PMSICR_EL1, interval);
+    WR(PMSFCR_EL1, 1 << 1 | 1 << 17);  /* FT, LD: loads only */
+    WR(PMSCR_EL1, 2);
+    ISB();
+    WR(PMBLIMITR_EL1, BUF_LIMIT | 1);
+    ISB();
+    for (pass = 0; pass < passes; pass++) {
+        for (i = 0; i < bytes / 8; i += 8) {
+            sum += p[i];
+        }
+    }
+    WR(PMBLIMITR_EL1, 0);
+    ISB();
+    __asm__ volatile("psb csync; dsb nsh" ::: "memory");
+    end = RD(PMBPTR_EL1);
+    (void)sum;
+
+    *n_ld = *n_ds = *n_lat = 0;
+    for (r = BUF_BASE; r < end; r += RECORD_SIZE) {
+        Pkt k = find_pkt(r, r + RECORD_SIZE, 0x53, 0xff);
+
+        if (!k.found) {
+            continue;
+        }
+        (*n_ld)++;
+        *n_ds += k.payload == want_ds;
+        k = find_pkt(r, r + RECORD_SIZE, 0x98, 0xff);
+        *n_lat += k.payload == want_lat;
+    }
+}
+
+static void t_model_sweep(const char *n, uint64_t bytes, int passes,
+                          uint64_t interval, uint64_t want_ds,
+                          uint64_t want_lat, unsigned min_pct)
+{
+    uint64_t n_ld, n_ds, n_lat;
+
+    sweep(bytes, passes, interval, &n_ld, &n_ds, want_ds, &n_lat, want_lat);
+    CHECK(n, n_ld >= 20, "sampled loads", n_ld, 20);
+    CHECK(n, n_ds * 100 >= n_ld * min_pct, "loads from the level (of)",
+          n_ds, n_ld);
+    CHECK(n, n_lat * 100 >= n_ld * min_pct, "loads with the latency (of)",
+          n_lat, n_ld);
+    result(n, 1, "", 0, 0);
+    spe_reset_regs();
+}
+
+/*
+ * The branch predictor model: records of the branches of spe_branchy()
+ * (ops.S). Its TBZ follows a pseudo-random bit: a predictor that learns
+ * from history is wrong about half the time (E[7], D18.2.6). Its loop
+ * branch is taken every time but the last: backward, so predicted taken
+ * from the first time on, hardly ever wrong.
+ */
+static void t_model_branches(void)
+{
+    const char *n = "model_mispredict_random_and_loop";
+    uint64_t end, r, tbz = 0, tbz_miss = 0, loop = 0, loop_miss = 0;
+
+    spe_reset_regs();
+    clear_buf(BUF_BASE, BUF_LIMIT - BUF_BASE);
+    WR(PMBPTR_EL1, BUF_BASE);
+    WR(PMSIRR_EL1, 0x100);
+    WR(PMSICR_EL1, 0x100);
+    WR(PMSFCR_EL1, 1 << 1 | 1 << 16);   /* FT, B: branches only */
+    WR(PMSCR_EL1, 2);
+    ISB();
+    spe_branchy(40000, BUF_LIMIT | 1);
+    __asm__ volatile("psb csync; dsb nsh" ::: "memory");
+    end = RD(PMBPTR_EL1);
+
+    for (r = BUF_BASE; r < end; r += RECORD_SIZE) {
+        Pkt pc = find_pkt(r, r + RECORD_SIZE, 0xb0, 0xff);
+        Pkt ev = find_pkt(r, r + RECORD_SIZE, 0x52, 0xff);
+        uint64_t a = pc.payload & ((1ULL << 56) - 1);
+        int miss = (ev.payload >> 7) & 1;
+
+        if (a == (uint64_t)spe_branchy_tbz) {
+            tbz++;
+            tbz_miss += miss;
+        } else if (a == (uint64_t)spe_branchy_loop) {
+            loop++;
+            loop_miss += miss;
+        }
+    }
+    CHECK(n, tbz >= 40, "TBZ records", tbz, 40);
+    CHECK(n, loop >= 40, "loop branch records", loop, 40);
+    CHECK(n, tbz_miss * 100 >= tbz * 30 && tbz_miss * 100 <= tbz * 70,
+          "TBZ mispredicted (of)", tbz_miss, tbz);
+    CHECK(n, loop_miss * 100 <= loop * 3, "loop branch mispredicted (of)",
+          loop_miss, loop);
+    result(n, 1, "", 0, 0);
+    spe_reset_regs();
+}
+
+static void t_model(void)
+{
+    /* First touch: nothing has it, the page is not in any TLB */
+    t_model_probe("model_first_touch_dram", 0xe,
+                  EV_RET | EV_L1D | EV_L1D_REFILL | EV_TLB | EV_TLB_WALK |
+                  EV_LLC | EV_LLC_MISS, 1 + 30 + 180, 30);
+    /* The same line again: L1 hit, L1 TLB hit */
+    t_model_probe("model_second_touch_l1", 0x0,
+                  EV_RET | EV_L1D | EV_TLB, 1 + 1 + 4, 1);
+    /*
+     * 16 KiB fits L1: after the first of 64 passes every load hits it.
+     * 512 KiB fits L2 but not L1: passes 2 and 3 hit L2 (1 + 1 + 11: the
+     * 64 loads of a page after its first hit the L1 TLB). 16 MiB is
+     * twice the LLC: with LRU every load of every pass misses it.
+     */
+    t_model_sweep("model_sweep_16k_l1", 16 << 10, 64, 0x100, 0x0, 6, 85);
+    t_model_sweep("model_sweep_512k_l2", 512 << 10, 3, 0x100, 0x8, 13, 55);
+    t_model_sweep("model_sweep_16m_dram", 16 << 20, 2, 0x1000, 0xe, 182,
+                  95);
+    t_model_branches();
+}
+
 #endif
 
 int main(void);
@@ -1321,6 +1503,8 @@ int main(void)
     t_pmbidr_p_el1();
 #elif defined(MODE_EL3)
     t_pmbidr_nspb();
+#elif defined(MODE_MODEL)
+    t_model();
 #else
     gic_init();
     t_id();
