@@ -6,7 +6,7 @@
 # prints two lines on stdout: the staging directory (STAGE, default a new
 # build/perf/stage-ID.XXXXXX that the caller removes; for the guest's /tests:
 # the module, the perf tests of selftests/arm_spe/perf, spe_workload and its
-# .syms, perf_aux_extract, an arm64 static spe-decode) and the perf root
+# .syms, spe_model_workload, perf_aux_extract, an arm64 static spe-decode) and the perf root
 # filesystem directory (tools/vm/perf-rootfs.sh, for the guest's /).
 # Progress goes to stderr.
 set -euo pipefail
@@ -31,7 +31,8 @@ cp "$top/build/$kid/arm_spe_perf.ko" "$stage/"
 spe_log "guest programs (static arm64)"
 make -s -C "$top/selftests/arm_spe/perf" CROSS_COMPILE=$cross OUT="$bin" >&2
 make -s -C "$top/tools/decoder" CROSS_COMPILE=$cross OUT="$top/build/perf/decoder-arm64" cli >&2
-cp "$bin/spe_workload" "$bin/spe_workload.syms" "$bin/perf_aux_extract" "$stage/"
+cp "$bin/spe_workload" "$bin/spe_workload.syms" "$bin/spe_model_workload" \
+	"$bin/perf_aux_extract" "$stage/"
 cp "$top/build/perf/decoder-arm64/spe-decode" "$stage/"
 cp "$top/selftests/arm_spe/perf/"*.sh "$stage/"
 rootfs=$("$top/tools/vm/perf-rootfs.sh" "$kid" | tail -n1)

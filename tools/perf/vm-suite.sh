@@ -69,6 +69,9 @@ perf_filters	240	./perf_filters.sh ${PERF_MIN_LATENCY:-4} 0.5
 perf_snapshot	240	./perf_snapshot.sh
 perf_mem	240	./perf_mem.sh ${PERF_LDLAT:-2} 0.5
 perf_shell_arm_spe_fork	300	./perf_shell.sh test_arm_spe_fork.sh
+perf_mem_levels	600	./perf_mem_levels.sh
+perf_c2c	600	./perf_c2c.sh
+perf_mispredict	300	./perf_mispredict.sh
 LIST
 # PERF_SHELL_ALL=1: perf's test_arm_spe.sh too, not in make check: its
 # system-wide case decodes every CPU's samples at the default period, over
@@ -91,6 +94,10 @@ if [ -n "${PERF_ONLY:-}" ]; then
 	awk -v only=" $PERF_ONLY " 'index(only, " " $1 " ")' "$list" >"$list.only" && mv "$list.only" "$list"
 fi
 # PERF_SUITE_LOG: the console log (default run.sh's build/vm/perf.log).
+# PERF_CPU: the guest CPU. By default -cpu max identifying itself as a
+# Neoverse N1 (r4p1), so that perf decodes the Data Source packets of the
+# memory-hierarchy model (perf_mem_levels, perf_c2c) as it does on N1.
 "$top/tools/vm/run.sh" --suite "$suite" --kernel "$kid" --qemu "$qemu" --mem 2048 \
+	--cpu "${PERF_CPU:-max,midr=0x414fd0c1,spe-lds=on}" \
 	--timeout "${PERF_SUITE_TIMEOUT:-1800}" --list "$list" ${PERF_SUITE_LOG:+--log "$PERF_SUITE_LOG"} \
 	--file "$rootfs/.:/" --file "$stage/.:/tests/"
