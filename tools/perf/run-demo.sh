@@ -70,7 +70,11 @@ log=$top/build/perf/demo.log
 printf 'demo\t600\t./demo-guest.sh %s %s\n' "$([ -n "$keep" ] && echo 1 || echo 0)" "$cmd" >"$list"
 spe_log "booting the emulated SPE machine (log: ${log#"$top/"})"
 set +e
+# The CPU: -cpu max with the Data Source packet, identifying itself as a
+# Neoverse N1 so that perf names the memory-hierarchy model's data sources
+# as on N1 (the perf mem section).
 "$top/tools/vm/run.sh" --suite demo --kernel "$kid" --qemu "$qemu" --mem 2048 --timeout 900 \
+	--cpu "${RUN_CPU:-max,midr=0x414fd0c1,spe-lds=on}" \
 	--list "$list" --log "$log" "${files[@]}" >"$top/build/perf/demo.tap" 2>&1
 rc=$?
 set -e
