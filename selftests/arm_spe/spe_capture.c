@@ -546,6 +546,42 @@ TEST_F(cap, inv_event_filter_not_taken)
 	EXPECT_EQ(0, self->st.ev_not_taken);
 }
 
+/*
+ * E[2], level 1 data cache access (D18.2.6, filterable from FEAT_SPEv1p4):
+ * set by a load or store that accessed the L1 data cache and by nothing
+ * else, so it splits the load/store loop's samples from its branches and
+ * arithmetic. (Whether a store sets it is IMPLEMENTATION DEFINED: the
+ * inverted case checks loads only.) On the emulator the event comes from
+ * its memory-hierarchy model.
+ */
+TEST_F(cap, event_filter_l1d_access)
+{
+	NEED_FORMAT(&self->p, "event_filter");
+	if (!(self->p.event_filter & (1ull << SPE_EV_L1D_ACCESS)))
+		SKIP(return, "E[2] not filterable before FEAT_SPEv1p4");
+	self->a.config1 = 1ull << SPE_EV_L1D_ACCESS;
+	ASSERT_OPEN(capture(&self->p, &self->a, 0, -1, WL_LDST, &self->e, &self->st, &self->s), &self->s);
+	log_stats(_metadata, &self->st, &self->s);
+	EXPECT_VALID(&self->st);
+	EXPECT_GT(self->st.loads, 10);
+	EXPECT_EQ(self->st.records, self->st.loads + self->st.stores)
+		TH_LOG("%llu branches, %llu other operations passed an L1D-access filter",
+		       (unsigned long long)self->st.branches, (unsigned long long)self->st.others);
+}
+
+TEST_F(cap, inv_event_filter_l1d_access)
+{
+	NEED_FORMAT(&self->p, "inv_event_filter");
+	if (!(self->p.event_filter & (1ull << SPE_EV_L1D_ACCESS)))
+		SKIP(return, "E[2] not filterable before FEAT_SPEv1p4");
+	SPE_SET_CONFIG3(&self->a, 1ull << SPE_EV_L1D_ACCESS);
+	ASSERT_OPEN(capture(&self->p, &self->a, 0, -1, WL_LDST, &self->e, &self->st, &self->s), &self->s);
+	log_stats(_metadata, &self->st, &self->s);
+	EXPECT_VALID(&self->st);
+	EXPECT_GT(self->st.records, 10);
+	EXPECT_EQ(0, self->st.loads) TH_LOG("loads passed a filter that excludes L1D accesses");
+}
+
 static void lat_hook(const struct spe_record *r, void *arg, struct spe_stats *st)
 {
 	uint64_t min = *(uint64_t *)arg;
@@ -799,6 +835,61 @@ TEST_F(cap, data_source_filter)
 	EXPECT_GT(self->st.loop_loads, 10);
 	EXPECT_EQ(self->st.loop_loads, self->st.loop_loads_ds);
 	EXPECT_EQ(self->st.records, self->st.loads);
+}
+
+/* Data Source values other than those of the mask *arg are violations */
+static void ds_hook(const struct spe_record *r, void *arg, struct spe_stats *st)
+{
+	uint64_t keep = *(uint64_t *)arg;
+
+	if ((r->present & SPE_REC_DATA_SOURCE) &&
+	    (r->data_source >= 64 || !(keep & (1ull << r->data_source))))
+		spe_violation(st, "data source %#x recorded, the filter keeps %#llx",
+			      r->data_source, (unsigned long long)keep);
+}
+
+/*
+ * The filter selects by value: inv_data_src_filter = ~1 keeps source 0
+ * only, 1 drops it. The workload's loop loads the same few lines again
+ * and again, so its loads come from the nearest level, whose source
+ * value is IMPLEMENTATION DEFINED: take it from an unfiltered capture
+ * (the emulator uses the Neoverse encoding, L1D = 0).
+ */
+TEST_F(cap, data_source_filter_by_value)
+{
+	uint64_t keep, src = 64, i;
+	struct spe_stats all;
+
+	if (spe_env_long("SPE_EXP_FDS", 0) != 1 || spe_env_long("SPE_EXP_VERSION", 0) < 5 ||
+	    spe_env_long("SPE_EXP_CONFIG4", 0) != 1)
+		SKIP(return, "no FEAT_SPE_FDS or no attr.config4");
+	self->a.config |= CFG_LOAD;
+	ASSERT_OPEN(capture_hook(&self->p, &self->a, 0, -1, WL_LDST, &self->e, &all, &self->s,
+				 NULL, NULL), &self->s);
+	spe_session_close(&self->s);
+	for (i = 0; i < 64; i++)
+		if (all.loop_ds_n[i] && (src == 64 || all.loop_ds_n[i] > all.loop_ds_n[src]))
+			src = i;
+	ASSERT_LT(src, 64) TH_LOG("no load of the loop with a data source");
+	TH_LOG("the loop's loads: %llu, %llu from source %#llx", (unsigned long long)all.loop_loads_ds,
+	       (unsigned long long)all.loop_ds_n[src], (unsigned long long)src);
+
+	keep = 1ull << src;
+	SPE_SET_CONFIG4(&self->a, ~keep);
+	ASSERT_OPEN(capture_hook(&self->p, &self->a, 0, -1, WL_LDST, &self->e, &self->st, &self->s,
+				 ds_hook, &keep), &self->s);
+	EXPECT_VALID(&self->st);
+	EXPECT_GT(self->st.loop_loads_ds, 10);
+	spe_session_close(&self->s);
+
+	keep = ~(1ull << src);
+	SPE_SET_CONFIG4(&self->a, ~keep);
+	ASSERT_OPEN(capture_hook(&self->p, &self->a, 0, -1, WL_LDST, &self->e, &self->st, &self->s,
+				 ds_hook, &keep), &self->s);
+	EXPECT_VALID(&self->st);
+	EXPECT_LT(self->st.loop_loads_ds * 10, all.loop_loads_ds)
+		TH_LOG("%llu loop loads recorded after dropping the source of most of them",
+		       (unsigned long long)self->st.loop_loads_ds);
 }
 
 TEST_HARNESS_MAIN

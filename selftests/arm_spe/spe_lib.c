@@ -636,8 +636,11 @@ static void check_record(const struct spe_record *r, const struct spe_expect *e,
 					st->loop_mem_pa++;
 				if (!op.store) {
 					st->loop_loads++;
-					if (r->present & SPE_REC_DATA_SOURCE)
+					if (r->present & SPE_REC_DATA_SOURCE) {
 						st->loop_loads_ds++;
+						if (r->data_source < 64)
+							st->loop_ds_n[r->data_source]++;
+					}
 				}
 			}
 		}

@@ -206,7 +206,8 @@ struct spe_stats {
 	uint64_t ev_not_taken, ev_misaligned, ev_retired;
 	uint64_t with_ctx, with_ts, with_pa;
 	uint64_t loop_mem, loop_mem_pa;
-	uint64_t loop_loads, loop_loads_ds, with_ds;	/* Data Source */	/* ldst loop loads/stores, with a PA */
+	uint64_t loop_loads, loop_loads_ds, with_ds;	/* Data Source */
+	uint64_t loop_ds_n[64];		/* loop loads by Data Source value */	/* ldst loop loads/stores, with a PA */
 	uint64_t min_ts, max_ts;
 	uint64_t last_end;	/* end offset of the last record */
 	uint64_t max_lat;

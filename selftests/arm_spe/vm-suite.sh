@@ -94,14 +94,16 @@ expected_skips() {
 		x 'buffer/buf.full_buffer_no_room_resumes_*' "Align $align < MaxSize $maxsize: records do not tile the buffer"
 	[ "$cntvoff" != 0 ] || x 'capture/cap.pct_timestamps_physical' "CNTVOFF_EL2 is 0 in this boot"
 	[ "$fds" = 1 ] && [ "$cfg4" = 1 ] ||
-		x 'capture/cap.data_source_filter' "no data-source filter (PMSIDR_EL1.FDS=$fds, attr.config4=$cfg4)"
+		x 'capture/cap.data_source_filter*' "no data-source filter (PMSIDR_EL1.FDS=$fds, attr.config4=$cfg4)"
 	[ "$fds" = 0 ] && [ "$cfg4" = 1 ] ||
 		x 'errors/attr.inv_data_src_filter_absent_eopnotsupp' "FDS present or no attr.config4 (FDS=$fds, config4=$cfg4)"
 	if [ "$fe" = 1 ]; then
 		[ "$version" -ge 2 ] || x 'capture/cap.event_filter_misaligned' "E[11] is filterable from FEAT_SPEv1p1"
 		[ "$version" -ge 3 ] || x 'capture/cap.event_filter_not_taken' "E[6] is filterable from FEAT_SPEv1p2"
+		[ "$version" -ge 5 ] || x 'capture/cap.*event_filter_l1d_access' "E[2] is filterable from FEAT_SPEv1p4"
 	else
 		x 'capture/cap.event_filter_*' "PMSIDR_EL1.FE is 0"
+		x 'capture/cap.inv_event_filter_l1d_access' "PMSIDR_EL1.FE is 0: caps/event_filter is empty"
 		x 'errors/attr.event_filter_*' "PMSIDR_EL1.FE is 0"
 	fi
 	if [ "$fne" = 1 ]; then
