@@ -1453,6 +1453,98 @@ static void t_model_branches(void)
     spe_reset_regs();
 }
 
+/*
+ * Coherence: CPU 1 (started with PSCI CPU_ON) stores to SHARED_LINE and
+ * then sets cpu1_flag, over and over, profiled (so its stores feed the
+ * model) but never sampled. CPU 0 clears the flag and waits for it with
+ * profiling disabled (its spinning feeds nothing), then samples one load
+ * of the line: CPU 1 wrote it after CPU 0 last read it, so it is modified
+ * in CPU 1's cache and served by the peer core (Data Source 0x9, E[8]
+ * and E[9]: the LLC does not return the data; total latency 1 + the
+ * translation + 52). However the host schedules the two vCPUs. A line
+ * CPU 1 never touches comes from L1 the second time.
+ */
+#define SHARED_LINE     0x41190000UL
+#define PRIVATE_LINE    0x411a0000UL
+extern char model_cpu1[];
+volatile uint64_t cpu1_flag __attribute__((aligned(64)));
+
+__asm__(
+    "   .text\n"
+    "   .balign 64\n"
+    "model_cpu1:\n"                     /* x0: CPU 0's TTBR0_EL1 */
+    "   msr     ttbr0_el1, x0\n"        /* the same address space */
+    "   msr     S3_0_C9_C9_4, xzr\n"    /* PMSFCR_EL1 */
+    "   ldr     x1, =0xffffff00\n"
+    "   msr     S3_0_C9_C9_3, x1\n"     /* PMSIRR_EL1: longest interval */
+    "   msr     S3_0_C9_C9_2, x1\n"     /* PMSICR_EL1 */
+    "   mov     x1, #2\n"
+    "   msr     S3_0_C9_C9_0, x1\n"     /* PMSCR_EL1.E1SPE */
+    "   msr     S3_0_C9_C10_3, xzr\n"   /* PMBSR_EL1 */
+    "   ldr     x1, =0x43000000\n"      /* its own (unused) buffer */
+    "   msr     S3_0_C9_C10_1, x1\n"    /* PMBPTR_EL1 */
+    "   ldr     x1, =0x43010001\n"
+    "   msr     S3_0_C9_C10_0, x1\n"    /* PMBLIMITR_EL1: LIMIT, E */
+    "   isb\n"
+    "   ldr     x2, =0x41190000\n"
+    "   ldr     x3, =cpu1_flag\n"
+    "   mov     x4, #1\n"
+    "1: str     x4, [x2]\n"
+    "   str     x4, [x3]\n"
+    "   add     x4, x4, #1\n"
+    "   b       1b\n"
+    "   .ltorg\n");
+
+static int64_t psci_cpu_on(uint64_t mpidr, uint64_t entry, uint64_t ctx)
+{
+    register uint64_t x0 __asm__("x0") = 0xc4000003;  /* CPU_ON, SMC64 */
+    register uint64_t x1 __asm__("x1") = mpidr;
+    register uint64_t x2 __asm__("x2") = entry;
+    register uint64_t x3 __asm__("x3") = ctx;
+
+    __asm__ volatile("hvc #0" : "+r"(x0) : "r"(x1), "r"(x2), "r"(x3)
+                     : "memory");
+    return (int64_t)x0;
+}
+
+static void t_model_peer(void)
+{
+    const char *n = "model_peer_core_line";
+    uint64_t end;
+    int64_t rc;
+    Pkt k, x;
+    int i;
+
+    rc = psci_cpu_on(1, (uint64_t)model_cpu1, RD(ttbr0_el1));
+    CHECK_EQ(n, "PSCI CPU_ON", rc, 0);
+    for (i = 0; i < 3; i++) {
+        cpu1_flag = 0;
+        while (!cpu1_flag) {
+            __asm__ volatile("yield");
+        }
+        end = probe_run(op_ldr, SHARED_LINE, 0);   /* loads line + 8 */
+        CHECK_EQ(n, "record size", end - BUF_BASE, RECORD_SIZE);
+        k = find_pkt(BUF_BASE, end, 0x53, 0xff);
+        CHECK_EQ(n, "data source", k.payload, 0x9);
+        k = find_pkt(BUF_BASE, end, 0x52, 0xff);
+        CHECK_EQ(n, "events", k.payload,
+                 EV_RET | EV_L1D | EV_L1D_REFILL | EV_TLB | EV_LLC |
+                 EV_LLC_MISS | (k.payload & EV_TLB_WALK));
+        k = find_pkt(BUF_BASE, end, 0x98, 0xff);
+        x = find_pkt(BUF_BASE, end, 0x9a, 0xff);
+        CHECK_EQ(n, "total latency", k.payload, 1 + x.payload + 52);
+    }
+    result(n, 1, "", 0, 0);
+
+    n = "model_private_line_l1";
+    probe_run(op_ldr, PRIVATE_LINE, 0);
+    end = probe_run(op_ldr, PRIVATE_LINE, 0);
+    k = find_pkt(BUF_BASE, end, 0x53, 0xff);
+    CHECK_EQ(n, "data source", k.payload, 0x0);
+    result(n, 1, "", 0, 0);
+    spe_reset_regs();
+}
+
 static void t_model(void)
 {
     /* First touch: nothing has it, the page is not in any TLB */
@@ -1473,6 +1565,7 @@ static void t_model(void)
     t_model_sweep("model_sweep_16m_dram", 16 << 20, 2, 0x1000, 0xe, 182,
                   95);
     t_model_branches();
+    t_model_peer();
 }
 
 #endif
