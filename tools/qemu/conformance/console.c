@@ -1,7 +1,8 @@
 /*
  * PL011 console and result lines for the bare-metal conformance programs;
  * see console.h. The PL011 is at 0x09000000 on the virt machine. Also the
- * handler start.S calls for an unexpected exception.
+ * handler start.S calls for an unexpected exception, and PSCI CPU_ON for
+ * the programs that start a second CPU.
  */
 #include "console.h"
 
@@ -77,4 +78,16 @@ void bad_exception(uint64_t type, uint64_t esr, uint64_t elr, uint64_t far)
     puthex(far);
     puts_("\n");
     semihost_exit(3);
+}
+
+int64_t psci_cpu_on(uint64_t mpidr, uint64_t entry, uint64_t ctx)
+{
+    register uint64_t x0 __asm__("x0") = 0xc4000003;  /* CPU_ON, SMC64 */
+    register uint64_t x1 __asm__("x1") = mpidr;
+    register uint64_t x2 __asm__("x2") = entry;
+    register uint64_t x3 __asm__("x3") = ctx;
+
+    __asm__ volatile("hvc #0" : "+r"(x0) : "r"(x1), "r"(x2), "r"(x3)
+                     : "memory");
+    return (int64_t)x0;
 }

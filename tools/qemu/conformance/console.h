@@ -18,4 +18,7 @@ int result_failures(void);
 void semihost_exit(int code);
 void bad_exception(uint64_t type, uint64_t esr, uint64_t elr, uint64_t far);
 
+/* PSCI CPU_ON (HVC conduit): start CPU @mpidr at @entry with x0 = @ctx */
+int64_t psci_cpu_on(uint64_t mpidr, uint64_t entry, uint64_t ctx);
+
 #endif

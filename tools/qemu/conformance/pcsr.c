@@ -104,18 +104,6 @@ __asm__(
     "   b       loop_el0\n"
     "   .ltorg\n");
 
-static int64_t psci_cpu_on(uint64_t mpidr, uint64_t entry)
-{
-    register uint64_t x0 __asm__("x0") = 0xc4000003;  /* CPU_ON, SMC64 */
-    register uint64_t x1 __asm__("x1") = mpidr;
-    register uint64_t x2 __asm__("x2") = entry;
-    register uint64_t x3 __asm__("x3") = 0;
-
-    __asm__ volatile("hvc #0" : "+r"(x0) : "r"(x1), "r"(x2), "r"(x3)
-                     : "memory");
-    return (int64_t)x0;
-}
-
 extern char _start[], __stack_top[];
 
 static int in_range(uint64_t pc, const void *lo, const void *hi)
@@ -217,7 +205,7 @@ static void t_target(void)
     long tries;
     int64_t rc;
 
-    rc = psci_cpu_on(1, (uint64_t)secondary_entry);
+    rc = psci_cpu_on(1, (uint64_t)secondary_entry, 0);
     CHECK_EQ("pcsr_psci_cpu_on", "PSCI CPU_ON", rc, 0);
     /*
      * Leaves the suspended state; then waits for CPU 1's first sample.

@@ -1346,6 +1346,19 @@ static void t_model_probe(const char *n, uint64_t ds, uint64_t events,
  * loads at @interval, and count the sampled loads by Data Source and
  * total latency.
  */
+/* Sample EL1 at @interval with the filters of @pmsfcr into a clear buffer */
+static void model_sampling(uint64_t interval, uint64_t pmsfcr)
+{
+    spe_reset_regs();
+    clear_buf(BUF_BASE, BUF_LIMIT - BUF_BASE);
+    WR(PMBPTR_EL1, BUF_BASE);
+    WR(PMSIRR_EL1, interval);
+    WR(PMSICR_EL1, interval);
+    WR(PMSFCR_EL1, pmsfcr);
+    WR(PMSCR_EL1, 2);
+    ISB();
+}
+
 static void sweep(uint64_t bytes, int passes, uint64_t interval,
                   uint64_t *n_ld, uint64_t *n_ds, uint64_t want_ds,
                   uint64_t *n_lat, uint64_t want_lat)
@@ -1354,14 +1367,7 @@ static void sweep(uint64_t bytes, int passes, uint64_t interval,
     uint64_t i, sum = 0, end, r;
     int pass;
 
-    spe_reset_regs();
-    clear_buf(BUF_BASE, BUF_LIMIT - BUF_BASE);
-    WR(PMBPTR_EL1, BUF_BASE);
-    WR(PMSIRR_EL1, interval);
-    WR(PMSICR_EL1, interval);
-    WR(PMSFCR_EL1, 1 << 1 | 1 << 17);  /* FT, LD: loads only */
-    WR(PMSCR_EL1, 2);
-    ISB();
+    model_sampling(interval, 1 << 1 | 1 << 17);    /* FT, LD: loads only */
     WR(PMBLIMITR_EL1, BUF_LIMIT | 1);
     ISB();
     for (pass = 0; pass < passes; pass++) {
@@ -1417,14 +1423,7 @@ static void t_model_branches(void)
     const char *n = "model_mispredict_random_and_loop";
     uint64_t end, r, tbz = 0, tbz_miss = 0, loop = 0, loop_miss = 0;
 
-    spe_reset_regs();
-    clear_buf(BUF_BASE, BUF_LIMIT - BUF_BASE);
-    WR(PMBPTR_EL1, BUF_BASE);
-    WR(PMSIRR_EL1, 0x100);
-    WR(PMSICR_EL1, 0x100);
-    WR(PMSFCR_EL1, 1 << 1 | 1 << 16);   /* FT, B: branches only */
-    WR(PMSCR_EL1, 2);
-    ISB();
+    model_sampling(0x100, 1 << 1 | 1 << 16);       /* FT, B: branches only */
     spe_branchy(40000, BUF_LIMIT | 1);
     __asm__ volatile("psb csync; dsb nsh" ::: "memory");
     end = RD(PMBPTR_EL1);
@@ -1494,18 +1493,6 @@ __asm__(
     "   add     x4, x4, #1\n"
     "   b       1b\n"
     "   .ltorg\n");
-
-static int64_t psci_cpu_on(uint64_t mpidr, uint64_t entry, uint64_t ctx)
-{
-    register uint64_t x0 __asm__("x0") = 0xc4000003;  /* CPU_ON, SMC64 */
-    register uint64_t x1 __asm__("x1") = mpidr;
-    register uint64_t x2 __asm__("x2") = entry;
-    register uint64_t x3 __asm__("x3") = ctx;
-
-    __asm__ volatile("hvc #0" : "+r"(x0) : "r"(x1), "r"(x2), "r"(x3)
-                     : "memory");
-    return (int64_t)x0;
-}
 
 static void t_model_peer(void)
 {
