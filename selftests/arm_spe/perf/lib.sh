@@ -22,6 +22,17 @@ skip() { took; echo "SKIP: $*"; exit 4; }
 pass() { took; echo "PASS${1:+: $*}"; exit 0; }
 note() { echo "# $*"; }
 
+# True when CPU 0 is a core for which perf decodes the Data Source packet
+# with the common Neoverse encoding (perf's arm-spe.c
+# common_ds_encoding_cpus: Neoverse N1, N2, V1); sets $midr.
+spe_neoverse_ds() {
+	midr=$(cat /sys/devices/system/cpu/cpu0/regs/identification/midr_el1 2>/dev/null || echo 0)
+	case $(((midr >> 24) & 0xff)):$(((midr >> 4) & 0xfff)) in
+	65:3340 | 65:3401 | 65:3392) return 0 ;;
+	esac
+	return 1
+}
+
 # Set $pmu to the SPE PMU (arm_spe_N), loading the module when it is not
 # there yet. Not in a $(...) subshell: skip/fail must end the test.
 spe_pmu() {

@@ -11,11 +11,7 @@
 spe_pmu
 W=$here/spe_model_workload
 [ "$(nproc)" -ge 2 ] || skip "needs 2 CPUs"
-midr=$(cat /sys/devices/system/cpu/cpu0/regs/identification/midr_el1 2>/dev/null || echo 0)
-case $(((midr >> 24) & 0xff)):$(((midr >> 4) & 0xfff)) in
-65:3340 | 65:3401 | 65:3392) ;;
-*) skip "MIDR $midr: perf decodes peer-core data sources on Neoverse N1/N2/V1 only" ;;
-esac
+spe_neoverse_ds || skip "MIDR $midr: perf decodes peer-core data sources on Neoverse N1/N2/V1 only"
 
 # run NAME [padded]: perf c2c record and report the workload; sets $line
 # (the first counter's line), $on (peer-core loads on it) and $all (in the

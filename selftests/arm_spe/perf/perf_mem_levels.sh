@@ -17,13 +17,8 @@
 . "$(dirname "$0")/lib.sh"
 spe_pmu
 W=$here/spe_model_workload
-# perf's list of Neoverse cores with the common Data Source encoding
-# (arm-spe.c common_ds_encoding_cpus): N1, N2, V1
-midr=$(cat /sys/devices/system/cpu/cpu0/regs/identification/midr_el1 2>/dev/null || echo 0)
-case $(((midr >> 24) & 0xff)):$(((midr >> 4) & 0xfff)) in
-65:3340 | 65:3401 | 65:3392) dram="RAM hit" ;;
-*) dram="L3 miss" ;;
-esac
+dram="L3 miss"
+spe_neoverse_ds && dram="RAM hit"
 
 # rec NAME LDLAT KIB: perf mem record the chase over KIB KiB; sets $n to
 # the loads of perf mem report's 'memory' event and $hit to those in the
