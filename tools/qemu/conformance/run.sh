@@ -116,7 +116,7 @@ run STRICT 10 max,spe-strict=on,spe-seed=1
 run EL2 3 max virtualization=on
 run EL3 3 max virtualization=on,secure=on
 # The memory-hierarchy model (the default) with Data Source packets
-run MODEL 8 max,spe-strict=off,spe-lds=on "" 2
+run MODEL 12 max,spe-strict=off,spe-lds=on "" 2
 run PCSR 30 max pcsr=on 2 # FEAT_PCSR: Documentation/pcsr.rst
 run PCSRNIDEN 3 max pcsr=on,pcsr-niden=off
 run PCSROFF 1 max

@@ -1341,11 +1341,6 @@ static void t_model_probe(const char *n, uint64_t ds, uint64_t events,
     spe_reset_regs();
 }
 
-/*
- * Sweep @bytes at SWEEP with a 64-byte stride, @passes times, sampling
- * loads at @interval, and count the sampled loads by Data Source and
- * total latency.
- */
 /* Sample EL1 at @interval with the filters of @pmsfcr into a clear buffer */
 static void model_sampling(uint64_t interval, uint64_t pmsfcr)
 {
@@ -1359,6 +1354,28 @@ static void model_sampling(uint64_t interval, uint64_t pmsfcr)
     ISB();
 }
 
+/* Sample loads only at EL1 at @interval, from now on */
+static void model_loads_start(uint64_t interval)
+{
+    model_sampling(interval, 1 << 1 | 1 << 17);    /* FT, LD */
+    WR(PMBLIMITR_EL1, BUF_LIMIT | 1);
+    ISB();
+}
+
+/* Stop profiling; the end of the records written */
+static uint64_t model_stop(void)
+{
+    WR(PMBLIMITR_EL1, 0);
+    ISB();
+    __asm__ volatile("psb csync; dsb nsh" ::: "memory");
+    return RD(PMBPTR_EL1);
+}
+
+/*
+ * Sweep @bytes at SWEEP with a 64-byte stride, @passes times, sampling
+ * loads at @interval, and count the sampled loads by Data Source and
+ * total latency.
+ */
 static void sweep(uint64_t bytes, int passes, uint64_t interval,
                   uint64_t *n_ld, uint64_t *n_ds, uint64_t want_ds,
                   uint64_t *n_lat, uint64_t want_lat)
@@ -1367,18 +1384,13 @@ static void sweep(uint64_t bytes, int passes, uint64_t interval,
     uint64_t i, sum = 0, end, r;
     int pass;
 
-    model_sampling(interval, 1 << 1 | 1 << 17);    /* FT, LD: loads only */
-    WR(PMBLIMITR_EL1, BUF_LIMIT | 1);
-    ISB();
+    model_loads_start(interval);
     for (pass = 0; pass < passes; pass++) {
         for (i = 0; i < bytes / 8; i += 8) {
             sum += p[i];
         }
     }
-    WR(PMBLIMITR_EL1, 0);
-    ISB();
-    __asm__ volatile("psb csync; dsb nsh" ::: "memory");
-    end = RD(PMBPTR_EL1);
+    end = model_stop();
     (void)sum;
 
     *n_ld = *n_ds = *n_lat = 0;
@@ -1409,6 +1421,95 @@ static void t_model_sweep(const char *n, uint64_t bytes, int passes,
           n_lat, n_ld);
     result(n, 1, "", 0, 0);
     spe_reset_regs();
+}
+
+/*
+ * LRU in one set, and the translated code's fast path (a table of lines
+ * in L1 whose page is in the L1 TLB, indexed by VA[15:6]: see
+ * emulation.rst). The loop loads the lines at SET_LINES + @x[k] in turn,
+ * each after a load of a hot line at SET_LINES when @hot, and every
+ * sampled X load must come with Data Source @ds and total latency @lat.
+ * A hot line is never the least recently used, so it always hits L1
+ * (1 + 1 + 4 cycles), although its hits skip the model, which must
+ * still learn of them before it chooses a victim.
+ *  - Lines 16 KiB apart share a set of the 4-way 64 KiB L1D: more of
+ *    them than the ways left always miss L1 and come from L2 (1 + 1 + 11:
+ *    their pages stay in the L1 TLB). Lines 64 KiB apart also share a
+ *    table entry; those 16 KiB apart do not, and an entry must go when
+ *    its line leaves L1.
+ *  - Pages 64 KiB apart share a set of the 4-way L1 TLB: five taken in
+ *    turn always miss it and hit the L2 TLB (1 + 6 + 4: their lines, in
+ *    different L1 sets, stay in L1), and so do four with a hot one; an
+ *    entry must go with its page.
+ */
+#define SET_LINES       0x41200000UL
+
+static void t_model_set(const char *n, const uint64_t *x, int nx_lines,
+                        int hot, uint64_t ds, uint64_t lat)
+{
+    volatile uint64_t *h = (volatile uint64_t *)SET_LINES;
+    uint64_t sum = 0, end, r, a, nh = 0, nh_l1 = 0, nx = 0, nx_ok = 0;
+    int i, k;
+
+    model_loads_start(0x100);
+    for (i = 0; i < 6000; i++) {
+        for (k = 0; k < nx_lines; k++) {
+            if (hot) {
+                sum += *h;
+            }
+            sum += *(volatile uint64_t *)(SET_LINES + x[k]);
+        }
+    }
+    end = model_stop();
+    (void)sum;
+
+    for (r = BUF_BASE; r < end; r += RECORD_SIZE) {
+        Pkt va = find_pkt(r, r + RECORD_SIZE, 0xb2, 0xff);
+        Pkt d = find_pkt(r, r + RECORD_SIZE, 0x53, 0xff);
+        Pkt t = find_pkt(r, r + RECORD_SIZE, 0x98, 0xff);
+
+        a = va.payload & ((1ULL << 56) - 1);
+        if (!va.found || !d.found || a < SET_LINES ||
+            a >= SET_LINES + 0x100000) {
+            continue;
+        }
+        if (hot && a == SET_LINES) {
+            nh++;
+            nh_l1 += d.payload == 0x0 && t.payload == 6;
+        } else {
+            nx++;
+            nx_ok += d.payload == ds && t.payload == lat;
+        }
+    }
+    CHECK(n, nx >= 40, "sampled X loads", nx, 40);
+    CHECK(n, nx_ok * 100 >= nx * 98, "X loads from the level (of)",
+          nx_ok, nx);
+    if (hot) {
+        CHECK(n, nh >= 40, "sampled hot loads", nh, 40);
+        CHECK(n, nh_l1 * 100 >= nh * 98, "hot loads from L1 (of)", nh_l1,
+              nh);
+    }
+    result(n, 1, "", 0, 0);
+    spe_reset_regs();
+}
+
+static void t_model_sets(void)
+{
+    static const uint64_t l1_set[] = {
+        0, 0x4000, 0x8000, 0xc000, 0x10000,
+    };
+    static const uint64_t l1_set_hot[] = {
+        0x4000, 0x8000, 0xc000, 0x14000,
+    };
+    static const uint64_t tlb_set[] = {
+        0, 0x10040, 0x20080, 0x300c0, 0x40100,
+    };
+
+    t_model_set("model_l1_set_lru_misses", l1_set, 5, 0, 0x8, 13);
+    t_model_set("model_l1_set_hot_line_stays", l1_set_hot, 4, 1, 0x8, 13);
+    t_model_set("model_l1_tlb_set_lru_misses", tlb_set, 5, 0, 0x0, 11);
+    t_model_set("model_l1_tlb_set_hot_page_stays", tlb_set + 1, 4, 1, 0x0,
+                11);
 }
 
 /*
@@ -1551,6 +1652,7 @@ static void t_model(void)
     t_model_sweep("model_sweep_512k_l2", 512 << 10, 3, 0x100, 0x8, 13, 55);
     t_model_sweep("model_sweep_16m_dram", 16 << 20, 2, 0x1000, 0xe, 182,
                   95);
+    t_model_sets();
     t_model_branches();
     t_model_peer();
 }
