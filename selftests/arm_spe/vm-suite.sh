@@ -156,7 +156,7 @@ boot() {
 	# Emulator defaults (tools/qemu/README.md), then the properties set.
 	local version=5 interval=256 maxsize=64 countsize=12 align=64 fe=1 ft=1 fl=1
 	local fne=1 fds=0 eft=0 archinst=1 ernd=0 lds=0 fault=none strict=1 kv k v kernel_el=1
-	local boot_el=1 kpti=0 firmware=dt owner=el1 w
+	local boot_el=1 kpti=0 firmware=dt owner=el1 el3=0 nspb=3 w
 	# machine=OPTS before "boot" adds -M virt options; with
 	# virtualization=on the kernel starts at EL2 and stays there (VHE)
 	# unless kvm-arm.mode=nvhe keeps it at EL1 (KVM's hyp code at EL2).
@@ -164,9 +164,11 @@ boot() {
 	# driver must refuse the device), acpi=force with bios=uefi (edk2)
 	# makes the kernel and the driver take the ACPI description.
 	case ,${machine:-}, in *,virtualization=on,*) boot_el=2 kernel_el=2 ;; esac
-	# secure=on: QEMU's firmware emulation leaves MDCR_EL3.NSPB 0b00, the
-	# buffer belongs to Secure state (SPE supplement 3.4.2).
-	case ,${machine:-}, in *,secure=on,*) owner=secure ;; esac
+	# secure=on: EL3 is present, and QEMU's firmware emulation sets
+	# MDCR_EL3.NSPB to the CPU's spe-el3-nspb (0b11 by default, the
+	# buffer to Non-secure state as TF-A does; 0b00 gives it to Secure
+	# state: SPE supplement 3.4.2).
+	case ,${machine:-}, in *,secure=on,*) el3=1 ;; esac
 	# spe-cpu-mask=M: only the CPUs of mask M have SPE (QEMU's virt).
 	local spe_cpus=-1
 	case ,${machine:-}, in *,spe-cpu-mask=*)
@@ -200,9 +202,11 @@ boot() {
 		spe-fne) fne=$v ;; spe-fds) fds=$v ;; spe-eft) eft=$v ;;
 		spe-archinst) archinst=$v ;; spe-ernd) ernd=$v ;; spe-lds) lds=$v ;;
 		spe-fault) fault=$v ;; spe-strict) strict=$v ;;
+		spe-el3-nspb) nspb=$v ;;
 		esac
 	done
 	unset IFS
+	[ "$el3" = 1 ] && [ "$nspb" -lt 2 ] && owner=secure
 	# Another kernel's boots keep their own logs: build/selftests/ID-NAME.
 	local dir=$out/$name
 	[ "$kid" = "$default_kid" ] || dir=$out/$kid-$name
@@ -309,13 +313,16 @@ el2_shim=0 boot e2pb "" load platform unload
 # physical one, as a hypervisor gives a guest: pct_enable must select the
 # physical count.
 el2_shim=3:268435456 boot e2pb-el1 "" load discovery capture platform unload
-# EL3 present (secure=on), the kernel at Non-secure EL2 (VHE): QEMU's
-# firmware emulation leaves MDCR_EL3.NSPB 0b00, so Secure state owns the
-# buffer, PMBIDR_EL1.P reads 1 at EL2 and EL1, and every other SPE register
-# access traps to EL3, where nothing handles it (the guest hangs and the
-# boot fails). The kernel's own EL2 set-up and the driver must read
-# PMBIDR_EL1 and nothing else; the driver refuses the device in one line.
-machine=virtualization=on,secure=on boot el3 "" load platform unload
+# EL3 present (secure=on), the kernel at Non-secure EL2 (VHE). With
+# MDCR_EL3.NSPB 0b00 from the firmware, Secure state owns the buffer,
+# PMBIDR_EL1.P reads 1 at EL2 and EL1, and every other SPE register access
+# traps to EL3, where nothing handles it (the guest hangs and the boot
+# fails). The kernel's own EL2 set-up and the driver must read PMBIDR_EL1
+# and nothing else; the driver refuses the device in one line.
+machine=virtualization=on,secure=on boot el3 "spe-el3-nspb=0" load platform unload
+# The same with NSPB 0b11, what TF-A sets: the buffer belongs to
+# Non-secure state and nothing traps, so the driver works as without EL3.
+machine=virtualization=on,secure=on boot el3-ns "" load discovery capture buffer platform unload
 # SPE on CPU 0 only (spe-cpu-mask=1). The DT's PPI, without partitions,
 # names both CPUs: probed on CPU 0, the driver must check CPU 1 before
 # touching its SPE registers (UNDEFINED there) and refuse the device in
