@@ -98,6 +98,28 @@ run() {
 	fi
 }
 
+# props <name> <cpu options> [property]: QEMU must refuse the options with
+# an error that says what the property must be, before it runs anything;
+# without a property, it must accept them and run the NOSPE program
+# (whose checks are not the point here: SPE is on).
+props() {
+	local out=$work/props.out rc=0
+	timeout 60 "$qemu" -M virt,gic-version=2 -cpu "$2" -m 256M -nographic \
+		-nic none -monitor none -serial stdio -semihosting \
+		-kernel "$work/NOSPE.elf" >"$out" 2>&1 </dev/null || rc=$?
+	if [ -z "${3:-}" ]; then
+		if grep -q '^RESULT ' "$out"; then
+			tap PASS "props-$1"
+		else
+			tap FAIL "props-$1" "not accepted (exit $rc): $(head -c 200 "$out")"
+		fi
+	elif [ "$rc" -ne 0 ] && ! grep -q '^RESULT ' "$out" && grep -q -- "$3 must" "$out"; then
+		tap PASS "props-$1"
+	else
+		tap FAIL "props-$1" "exit $rc, want an error saying what $3 must be: $(head -c 200 "$out")"
+	fi
+}
+
 echo "TAP version 13"
 echo "# qemu: $qemu"
 # The serial model (spe-strict=off): the probes disable the buffer while
@@ -105,6 +127,13 @@ echo "# qemu: $qemu"
 # checked there are those of the flat model (constant latencies).
 run SPE 44 max,spe-strict=off,spe-model=flat
 run NOSPE 2 max,spe=off
+# Property errors: each stops QEMU before the guest runs
+props model-bogus max,spe-model=bogus spe-model
+props l1d-not-power-of-two max,spe-l1d-kib=48 spe-l1d-kib
+props l2-zero max,spe-l2-kib=0 spe-l2-kib
+props llc-too-big max,spe-llc-kib=2097152 spe-llc-kib
+props el3-nspb-out-of-range max,spe-el3-nspb=4 spe-el3-nspb
+props accepted max,spe-model=flat,spe-l1d-kib=32,spe-l2-kib=512,spe-llc-kib=4096,spe-el3-nspb=0
 run KNOB 1 max,spe-fault=ea:2,spe-strict=off
 for v in 1 2 3 4 5; do
 	run EVFR 1 "max,spe-version=$v,spe-strict=off"
