@@ -16,6 +16,8 @@
 #                      CPU has not, a DT names it anyway (the driver must
 #                      refuse the device without touching it) and an ACPI
 #                      MADT gives it no SPE interrupt (Linux makes no device)
+#   SPE_EXP_PARTITIONS the DT gives the GIC PPI partitions, these groups of
+#                      CPUs (e.g. "0 1"), and one SPE node per partition
 #   SPE_EXP_INTID      the INTID of PMBIRQ (a PPI) the firmware describes
 #   SPE_EXP_PREEMPT_RT 1: a PREEMPT_RT kernel; PMBIRQ must stay a hard IRQ
 # --irq-fired: tests before this one filled the buffer, so PMBIRQ must
@@ -40,7 +42,7 @@ refused() {
 
 boot_el=${SPE_EXP_BOOT_EL:?} kernel_el=${SPE_EXP_KERNEL_EL:?} kpti=${SPE_EXP_KPTI:?}
 owner=${SPE_EXP_OWNER:?}
-fw=${SPE_EXP_FIRMWARE:?} rt=${SPE_EXP_PREEMPT_RT:?}
+fw=${SPE_EXP_FIRMWARE:?} rt=${SPE_EXP_PREEMPT_RT:?} parts=${SPE_EXP_PARTITIONS:-}
 spe_cpus=${SPE_EXP_SPE_CPUS:?} ncpus=${SPE_EXP_CPUS:?}
 hetero=0
 [ $((spe_cpus & ((1 << ncpus) - 1))) = $(((1 << ncpus) - 1)) ] || hetero=1
@@ -76,8 +78,16 @@ secure) refused 'owned by a higher exception level (PMBIDR_EL1.P=1).*not probing
 esac
 # A DT PPI without partitions names every CPU: the driver must find the
 # ones without SPE before it touches any SPE register (UNDEFINED there).
-[ "$hetero$fw" = 1dt ] &&
+[ "$hetero$fw" = 1dt ] && [ -z "$parts" ] &&
 	refused 'has no SPE (ID_AA64DFR0_EL1.PMSVer is 0).*not probing' "CPUs without SPE in the device's PPI"
+# With partitions the GICv3 driver reports each one; every SPE node's
+# device probes, its PPI naming only its partition's CPUs.
+if [ -n "$parts" ]; then
+	has 'GIC: PPI partition interrupt-partition-' || fail "the GIC reports no PPI partition"
+	say 'GIC: PPI partition interrupt-partition-'
+	n=$(log | grep -c 'arm_spe_perf .*: arm_spe_[0-9]*: SPE v1p')
+	[ "$n" = "$(echo "$parts" | wc -w)" ] || fail "$n probed SPE devices for partitions '$parts'"
+fi
 
 # The MADT's GICC entries (ACPI 6.3, 5.2.12.14): the SPE overflow
 # interrupt is the u16 at offset 78 of the 80-byte GICC (MADT revision 5

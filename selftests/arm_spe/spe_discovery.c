@@ -10,6 +10,7 @@
  * spe_exp_event_filter() (spe_lib.c).
  */
 #define _GNU_SOURCE
+#include <glob.h>
 #include <stdio.h>
 #include "spe_test.h"
 
@@ -140,6 +141,104 @@ TEST(counters_present)
 	 * No bound on "collisions": hardware collides, and so does the
 	 * emulator's strict model at interval 256 (emulation.rst).
 	 */
+}
+
+/* "0-2,5" (a sysfs cpumask list) to a bit mask */
+static uint64_t cpulist_mask(const char *s)
+{
+	uint64_t m = 0;
+	char *end;
+	long a, b;
+
+	while (*s) {
+		a = strtol(s, &end, 10);
+		b = *end == '-' ? strtol(end + 1, &end, 10) : a;
+		for (; a <= b && a < 64; a++)
+			m |= 1ull << a;
+		s = *end == ',' ? end + 1 : end;
+		if (*s == '\n')
+			break;
+	}
+	return m;
+}
+
+/*
+ * A DT with GICv3 PPI partitions (SPE_EXP_PARTITIONS, from the runner:
+ * groups of CPUs separated by spaces, e.g. "0 1") describes one SPE node
+ * per partition: one arm_spe_N per partition, each serving exactly the
+ * CPUs of its partition (its cpumask), refusing events on the others
+ * (ENOENT, as perf core expects of a PMU that does not cover a CPU) and
+ * capturing records on its own.
+ */
+TEST(pmus_match_partitions)
+{
+	const char *spec = getenv("SPE_EXP_PARTITIONS");
+	uint64_t want[8], got[8], left;
+	int nwant = 0, ngot, ncpus = EXP("CPUS"), i, j, c;
+	struct spe_pmu_info p[8];
+	char buf[64], *tok, *save;
+	glob_t g;
+
+	if (!spec || !*spec)
+		SKIP(return, "no PPI partitions in this boot (SPE_EXP_PARTITIONS)");
+	ASSERT_GT(ncpus, 0);
+	snprintf(buf, sizeof(buf), "%s", spec);
+	for (tok = strtok_r(buf, " ", &save); tok && nwant < 8; tok = strtok_r(NULL, " ", &save))
+		want[nwant++] = cpulist_mask(tok);
+
+	ASSERT_EQ(0, glob(SPE_SYSFS_DEVS "/arm_spe_*", 0, NULL, &g));
+	ngot = g.gl_pathc;
+	ASSERT_EQ(nwant, ngot) TH_LOG("%d arm_spe PMUs for %d partitions", ngot, nwant);
+	left = (1ull << nwant) - 1;
+	for (i = 0; i < ngot; i++) {
+		const char *s;
+
+		memset(&p[i], 0, sizeof(p[i]));
+		snprintf(p[i].dir, sizeof(p[i].dir), "%s", g.gl_pathv[i]);
+		s = spe_sysfs_read(&p[i], "type");
+		ASSERT_NE(NULL, s);
+		p[i].type = atoi(s);
+		s = spe_sysfs_read(&p[i], "cpumask");
+		ASSERT_NE(NULL, s);
+		got[i] = cpulist_mask(s);
+		for (j = 0; j < nwant; j++)
+			if ((left >> j & 1) && want[j] == got[i])
+				break;
+		EXPECT_LT(j, nwant) TH_LOG("%s: cpumask %s is no partition's", p[i].dir, s);
+		if (j < nwant)
+			left &= ~(1ull << j);
+	}
+	globfree(&g);
+
+	for (i = 0; i < ngot; i++) {
+		for (c = 0; c < ncpus; c++) {
+			struct perf_event_attr a;
+			struct spe_session ss;
+			int in = got[i] >> c & 1;
+
+			spe_attr_init(&a, &p[i], 0, 4096);
+			if (!in) {
+				int fd = spe_perf_open(&a, -1, c);
+
+				EXPECT_EQ(-1, fd) TH_LOG("%s opened an event on CPU %d", p[i].dir, c);
+				if (fd >= 0)
+					close(fd);
+				else
+					EXPECT_EQ(ENOENT, errno) TH_LOG("%s, CPU %d: %s", p[i].dir, c,
+									strerror(errno));
+				continue;
+			}
+			ASSERT_EQ(0, spe_session_open(&ss, &a, -1, c, 8, 16, 0))
+				TH_LOG("%s, CPU %d: %s", p[i].dir, c, strerror(errno));
+			ASSERT_EQ(0, spe_pin_cpu(c));
+			spe_enable(&ss);
+			spe_wl_ldst(wl_buf, WL_WORDS - 1, 20000);
+			spe_disable(&ss);
+			EXPECT_EQ(0, spe_session_collect(&ss));
+			EXPECT_GT(ss.len, 0) TH_LOG("%s recorded nothing on CPU %d", p[i].dir, c);
+			spe_session_close(&ss);
+		}
+	}
 }
 
 TEST_HARNESS_MAIN

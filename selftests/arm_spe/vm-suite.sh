@@ -86,6 +86,7 @@ expected_skips() {
 	local s=$1
 	x() { printf '%s\t%s\t%s\n' "$s" "$1" "$2"; }
 	[ "$fault" = none ] && x 'buffer/buf.injected_fault_reported' "no fault injected in this boot"
+	[ -n "$parts" ] || x 'discovery/global.pmus_match_partitions' "no PPI partitions in this boot (SPE_EXP_PARTITIONS)"
 	[ "$fault" = s1:1 ] || x 'buffer/buf.injected_fault_at_schedule_out' "the first record does not fault in this boot"
 	[ "$firmware" = acpi ] && x 'module_load' "module_load.sh needs the DT node (ACPI boot)"
 	x 'kselftest/*: module_nospe.sh' "module_nospe.sh is for machines without SPE"
@@ -157,6 +158,9 @@ boot() {
 	local version=5 interval=256 maxsize=64 countsize=12 align=64 fe=1 ft=1 fl=1
 	local fne=1 fds=0 eft=0 archinst=1 ernd=0 lds=0 fault=none strict=1 kv k v kernel_el=1
 	local boot_el=1 kpti=0 firmware=dt owner=el1 el3=0 nspb=3 w
+	# spe_partitions=GROUPS before "boot": the DT gets GICv3 PPI
+	# partitions, one SPE node each (tools/vm/ppi-partitions.py).
+	local parts=${spe_partitions:-}
 	# machine=OPTS before "boot" adds -M virt options; with
 	# virtualization=on the kernel starts at EL2 and stays there (VHE)
 	# unless kvm-arm.mode=nvhe keeps it at EL1 (KVM's hyp code at EL2).
@@ -223,7 +227,7 @@ boot() {
 	export SPE_EXP_KERNEL_EL=$kernel_el SPE_EXP_COLLISIONS=$strict
 	export SPE_EXP_BOOT_EL=$boot_el SPE_EXP_KPTI=$kpti SPE_EXP_OWNER=$owner
 	export SPE_EXP_FIRMWARE=$firmware SPE_EXP_PREEMPT_RT=$preempt_rt SPE_EXP_CNTVOFF=$cntvoff
-	export SPE_EXP_INTID=21 SPE_EXP_SPE_CPUS=$spe_cpus
+	export SPE_EXP_INTID=21 SPE_EXP_SPE_CPUS=$spe_cpus SPE_EXP_PARTITIONS="$parts"
 	EOT
 	local drv=${driver:-this} mod=$ko modname=arm_spe_perf
 	if [ "$drv" = mainline ]; then
@@ -247,6 +251,7 @@ boot() {
 			# Loaded from CPU 0: the probe runs there and checks the others.
 			load-cpu0) echo "load-cpu0${T}$((30 * tscale))${T}taskset 1 insmod ./${mod##*/}" ;;
 			unload) echo "unload${T}$((30 * tscale))${T}rmmod $modname" ;;
+			partitions) echo "partitions${T}$((120 * tscale))${T}. ./env && ./spe_discovery -t pmus_match_partitions" ;;
 			# Only spe_buffer is sure to fill a buffer (PMBIRQ).
 			platform) echo "platform${T}$((60 * tscale))${T}. ./env && ./platform.sh$(
 				case " $* " in *" buffer "*) echo " --irq-fired" ;; esac)" ;;
@@ -281,6 +286,7 @@ boot() {
 	vm_suite_boot "selftests-$name" "$dir/result" --kernel "$kid" --qemu "$qemu" \
 		--cpu "max${props:+,$props}" ${machine:+--machine "$machine"} \
 		${append:+--append "$append"} ${bios:+--bios "$bios"} ${el2_shim:+--el2-shim "$el2_shim"} \
+		${parts:+--spe-partitions "$parts"} \
 		--expected-skips "$dir/expected-skips" --timeout $((600 * tscale)) --list "$dir/list" \
 		--log "$dir/console.log" "${files[@]}"
 }
@@ -329,6 +335,13 @@ machine=virtualization=on,secure=on boot el3-ns "" load discovery capture buffer
 # one line. The MADT gives CPU 1 no SPE interrupt: Linux makes no device.
 machine=spe-cpu-mask=1 boot hetero "" load-cpu0 platform unload
 bios=uefi append=acpi=force machine=spe-cpu-mask=1 boot hetero-acpi "" load platform unload
+# The same machine with the DT a heterogeneous system should have: GICv3
+# PPI partitions (CPU 0, CPU 1) and an SPE node for CPU 0's only. The
+# driver makes one arm_spe_N serving CPU 0, which refuses events on CPU 1.
+machine=spe-cpu-mask=1 spe_partitions=0 boot hetero-parts "" load-cpu0 partitions platform unload
+# Both CPUs with SPE, each in its own partition with its own SPE node: two
+# PMUs, one per CPU, each capturing on its CPU only.
+spe_partitions="0 1" boot parts "" load partitions platform unload
 # The kernel entered at EL2 but run at EL1 (nVHE KVM, its hyp code at
 # EL2): the buffer is owned by EL1, kernel samples are EL1 samples.
 machine=virtualization=on append=kvm-arm.mode=nvhe boot nvhe "" load discovery capture errors buffer observe platform unload

@@ -137,6 +137,14 @@ m owner-p-ignored drivers/spe_main.c sel:e2pb \
 # an oops in the hetero boot)
 m cpu-without-spe-touched drivers/spe_main.c sel:hetero \
 	'/^static enum spe_cpu_kind spe_cpu_kind_local/,/^}/{/if (ver == SPE_PMSVER_NI)/,+3d}'
+# The PPI's partition ignored: the device serves every CPU, the one
+# without SPE included (the parts boots' PMUs must each serve one CPU)
+m partition-affinity-ignored drivers/spe_compat.h sel:parts+hetero-parts \
+	's/^\tif (irq_get_percpu_devid_partition(irq, mask))$/\tcpumask_copy(mask, cpu_possible_mask);\n\tif (0)/'
+# An event on a CPU the device does not serve accepted (perf core does
+# not check a PMU's cpumask for it)
+m event-cpu-not-checked drivers/spe_pmu.c sel:parts \
+	's/if (event->cpu >= 0 \&\& !cpumask_test_cpu(event->cpu, \&spe->supported_cpus))/if (0)/'
 m hotplug-no-reset drivers/spe_main.c stress \
 	'/^static int spe_cpu_online/,/^}/{/spe_reset_local();/d}'
 

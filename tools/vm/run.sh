@@ -5,7 +5,8 @@
 #   run.sh --list LIST [--suite NAME] [--kernel ID] [--qemu PATH]
 #          [--cpu CPU] [--smp N] [--mem MB] [--timeout S] [--append ARGS]
 #          [--machine OPTS] [--bios uefi|FILE] [--el2-shim E2PB] [--log FILE]
-#          [--expected-skips FILE] [--file SRC:DST]...
+#          [--expected-skips FILE] [--spe-partitions GROUPS]
+#          [--file SRC:DST]...
 #
 # LIST: one test a line, NAME<TAB>TIMEOUT<TAB>COMMAND (see guest/init).
 # --kernel: a series id of tools/kernels/series.conf (default: the default).
@@ -19,6 +20,10 @@
 #   default 0) and enters the kernel at EL1; implies virtualization=on and
 #   one CPU.
 # --expected-skips: the skip manifest (parse_log.py): any other skip fails.
+# --spe-partitions GROUPS: boot with QEMU's DTB rewritten to give the GIC
+#   PPI partitions, one per group of CPUs ("0 1": CPU 0 and CPU 1 apart;
+#   "0,1": both together), and one SPE node per partition
+#   (ppi-partitions.py); DT boots only.
 # On a hang the vCPUs' registers are saved to LOG.regs before QEMU is
 # stopped (through the HMP monitor socket).
 # The guest's own result lines decide, never QEMU's exit status: a panic, a
@@ -32,7 +37,7 @@ SPE_LOG_TAG=vm
 . "$here/../lib/apt.sh"
 
 suite=vm list="" skips="" kid="" qemu=${QEMU:-} cpu=max smp=2 mem=1024 tmo=300 append="" log="" machine="" bios=""
-shim=""
+shim="" parts=""
 files=()
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -50,8 +55,9 @@ while [ $# -gt 0 ]; do
 	--el2-shim) shim=$2; shift ;;
 	--log) log=$2; shift ;;
 	--expected-skips) skips=$2; shift ;;
+	--spe-partitions) parts=$2; shift ;;
 	--file) files+=("$2"); shift ;;
-	-h|--help) sed -n '2,27s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,32s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	*) spe_die "unknown option $1 (see --help)" ;;
 	esac
 	shift
@@ -83,6 +89,17 @@ mkdir -p "$(dirname "$log")"
 "$here/initramfs.sh" "$work/initrd.gz" "$list" "${files[@]}"
 
 boot=(-kernel "$KIMAGE" -initrd "$work/initrd.gz")
+if [ -n "$parts" ]; then
+	[ -z "$bios$shim" ] || spe_die "--spe-partitions rewrites QEMU's DTB: not with --bios or --el2-shim"
+	command -v dtc >/dev/null || spe_need_host_pkgs device-tree-compiler
+	# The DTB QEMU would give this machine, then partitioned
+	"$qemu" -M "virt,gic-version=3${machine:+,$machine},dumpdtb=$work/virt.dtb" -cpu "$cpu" \
+		-smp "$smp" -m "$mem" -nographic -nic none </dev/null >"$work/dumpdtb.log" 2>&1 ||
+		spe_die "QEMU did not dump its DTB: $(cat "$work/dumpdtb.log")"
+	python3 "$here/ppi-partitions.py" "$work/virt.dtb" "$work/parts.dtb" "$parts" ||
+		spe_die "could not partition the DTB"
+	boot+=(-dtb "$work/parts.dtb")
+fi
 if [ -n "$shim" ]; then
 	cntvoff=0
 	case $shim in *:*) cntvoff=${shim#*:} shim=${shim%%:*} ;; esac
