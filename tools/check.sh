@@ -86,9 +86,10 @@ if want vm; then
 		run_suite selftests selftests/arm_spe/vm-suite.sh "$qemu_spe" "$kid"
 		# The other supported kernels: the pre-6.12 privilege path (6.1)
 		# and attr.config4 with the data-source filter (7.x, eft boot)
-		# run, not only build.
-		run_suite selftests-6.1 --as selftests selftests/arm_spe/vm-suite.sh "$qemu_spe" 6.1 default fault-stop
-		run_suite selftests-7 --as selftests selftests/arm_spe/vm-suite.sh "$qemu_spe" 7 default eft fault-stop
+		# run, not only build; and the PPI partitions, whose affinity
+		# comes from another kernel API from 6.19 (parts, hetero-parts).
+		run_suite selftests-6.1 --as selftests selftests/arm_spe/vm-suite.sh "$qemu_spe" 6.1 default fault-stop parts hetero-parts
+		run_suite selftests-7 --as selftests selftests/arm_spe/vm-suite.sh "$qemu_spe" 7 default eft fault-stop parts hetero-parts
 		# The second witness: the same tests against mainline's
 		# arm_spe_pmu (selftests/arm_spe/mainline.tsv: what differs).
 		run_suite mainline --as selftests selftests/arm_spe/vm-suite.sh "$qemu_spe" "$kid" mainline
