@@ -82,6 +82,13 @@ spe_spin:
 	probe	op_ldg, "nop", "ldg x3, [x1, #16]"
 	probe	op_ld1d, "ptrue p0.d", "ld1d {z0.d}, p0/z, [x1, #1, mul vl]"
 	probe	op_st1d, "ptrue p0.d", "st1d {z0.d}, p0, [x1, x2, lsl #3]"
+/* the first val doubleword elements active: D18.2.6 E[17], E[18] */
+	probe	op_ld1d_first, "whilelo p0.d, xzr, x2", "ld1d {z0.d}, p0/z, [x1]"
+	probe	op_st1d_first, "whilelo p0.d, xzr, x2", "st1d {z0.d}, p0, [x1]"
+/* every doubleword element true: half the word elements false */
+	probe	op_ld1w_dpred, "ptrue p0.d", "ld1w {z0.s}, p0/z, [x1]"
+/* words into doubleword elements: governed at doubleword size */
+	probe	op_ld1w_d, "ptrue p0.d", "ld1w {z0.d}, p0/z, [x1]"
 	probe	op_csel_fail, "cmp x2, x2", "csel x3, x2, x1, ne"
 	probe	op_fcsel_fail, "cmp x2, x2", "fcsel d0, d1, d2, ne"
 	probe	op_dczva, "nop", "dc zva, x1"

@@ -187,7 +187,8 @@ PROBE(op_stlr) PROBE(op_ldadd) PROBE(op_bne_nt) PROBE(op_beq_t) PROBE(op_b)
 PROBE(op_br) PROBE(op_csel) PROBE(op_add) PROBE(op_psb)
 PROBE(op_ldapr) PROBE(op_casp) PROBE(op_ldrsw_lit) PROBE(op_ldg)
 PROBE(op_ld1d) PROBE(op_st1d) PROBE(op_csel_fail) PROBE(op_fcsel_fail)
-PROBE(op_dczva) PROBE(op_prfm)
+PROBE(op_dczva) PROBE(op_prfm) PROBE(op_ld1d_first) PROBE(op_st1d_first)
+PROBE(op_ld1w_dpred) PROBE(op_ld1w_d)
 extern char op_ldrsw_lit_data[];
 
 /* ---------------------------------------------------------------- */
@@ -611,6 +612,22 @@ static void t_jitter(void)
     spe_reset_regs();
 }
 
+/* Run one SVE probe with @val in X2; check its Events packet */
+#define E17     (1ULL << 17)
+#define E18     (1ULL << 18)
+static void t_sve_pred(const char *n, probe_fn *fn, uint64_t val,
+                       uint64_t events)
+{
+    uint64_t end = probe_run(fn, DATA, val);
+    Pkt k = find_pkt(BUF_BASE, end, 0x42, 0xcf);   /* any payload size */
+
+    CHECK_EQ(n, "record size", end - BUF_BASE, RECORD_SIZE);
+    CHECK_EQ(n, "Events packet", k.found, 1);
+    CHECK_EQ(n, "events", k.payload, events);
+    CHECK_EQ(n, "Events header (SZ)", k.hdr, events >> 16 ? 0x62 : 0x52);
+    result(n, 1, "", 0, 0);
+}
+
 /* Run one probe and check PC, operation type and addresses */
 static void t_probe(const char *n, probe_fn *fn, char *target, uint64_t addr,
                     uint64_t va, uint8_t optype_hdr, uint8_t subclass,
@@ -740,6 +757,20 @@ static void t_classify(void)
             0x49, 0x3c, 1, 0, ret);
     t_probe("classify_sve_st1d", op_st1d, op_st1d_target, DATA, DATA + 40,
             0x49, 0x3d, 1, 0, ret);
+
+    /*
+     * D18.2.6, FEAT_SPEv1p1 with SVE: E[17] when an element of the
+     * governing predicate is FALSE, E[18] when all are; they need an
+     * Events payload of 4 bytes (SZ 0b10). Four doubleword elements at
+     * 256 bits; a predicate of doublewords governs words at every other
+     * one.
+     */
+    t_sve_pred("sve_pred_all_true_no_event", op_ld1d_first, 4, ret);
+    t_sve_pred("sve_pred_partial_e17", op_ld1d_first, 1, ret | E17);
+    t_sve_pred("sve_pred_empty_e17_e18", op_ld1d_first, 0, ret | E17 | E18);
+    t_sve_pred("sve_pred_store_partial_e17", op_st1d_first, 3, ret | E17);
+    t_sve_pred("sve_pred_element_size_e17", op_ld1w_dpred, 0, ret | E17);
+    t_sve_pred("sve_pred_element_not_memory_size", op_ld1w_d, 0, ret);
 }
 
 /* PA (PMSCR.PA), CONTEXTIDR (PMSCR.CX) and Timestamp (PMSCR.TS) */
