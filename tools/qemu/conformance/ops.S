@@ -89,6 +89,8 @@ spe_spin:
 	probe	op_ld1w_dpred, "ptrue p0.d", "ld1w {z0.s}, p0/z, [x1]"
 /* words into doubleword elements: governed at doubleword size */
 	probe	op_ld1w_d, "ptrue p0.d", "ld1w {z0.d}, p0/z, [x1]"
+/* LD1RQ reads one 16-byte block: only its 16 predicate elements count */
+	probe	op_ld1rqb_vl16, "ptrue p0.b, vl16", "ld1rqb {z0.b}, p0/z, [x1]"
 	probe	op_csel_fail, "cmp x2, x2", "csel x3, x2, x1, ne"
 	probe	op_fcsel_fail, "cmp x2, x2", "fcsel d0, d1, d2, ne"
 	probe	op_dczva, "nop", "dc zva, x1"

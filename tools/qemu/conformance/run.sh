@@ -125,7 +125,7 @@ echo "# qemu: $qemu"
 # The serial model (spe-strict=off): the probes disable the buffer while
 # profiling is enabled, which strict mode reports. The record contents
 # checked there are those of the flat model (constant latencies).
-run SPE 50 max,spe-strict=off,spe-model=flat
+run SPE 51 max,spe-strict=off,spe-model=flat
 run NOSPE 2 max,spe=off
 # Property errors: each stops QEMU before the guest runs
 props model-bogus max,spe-model=bogus spe-model

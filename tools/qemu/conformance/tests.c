@@ -188,7 +188,7 @@ PROBE(op_br) PROBE(op_csel) PROBE(op_add) PROBE(op_psb)
 PROBE(op_ldapr) PROBE(op_casp) PROBE(op_ldrsw_lit) PROBE(op_ldg)
 PROBE(op_ld1d) PROBE(op_st1d) PROBE(op_csel_fail) PROBE(op_fcsel_fail)
 PROBE(op_dczva) PROBE(op_prfm) PROBE(op_ld1d_first) PROBE(op_st1d_first)
-PROBE(op_ld1w_dpred) PROBE(op_ld1w_d)
+PROBE(op_ld1w_dpred) PROBE(op_ld1w_d) PROBE(op_ld1rqb_vl16)
 extern char op_ldrsw_lit_data[];
 
 /* ---------------------------------------------------------------- */
@@ -771,6 +771,7 @@ static void t_classify(void)
     t_sve_pred("sve_pred_store_partial_e17", op_st1d_first, 3, ret | E17);
     t_sve_pred("sve_pred_element_size_e17", op_ld1w_dpred, 0, ret | E17);
     t_sve_pred("sve_pred_element_not_memory_size", op_ld1w_d, 0, ret);
+    t_sve_pred("sve_pred_ld1rq_one_block", op_ld1rqb_vl16, 0, ret);
 }
 
 /* PA (PMSCR.PA), CONTEXTIDR (PMSCR.CX) and Timestamp (PMSCR.TS) */
