@@ -193,11 +193,7 @@ TEST(pmus_match_partitions)
 	for (i = 0; i < ngot; i++) {
 		const char *s;
 
-		memset(&p[i], 0, sizeof(p[i]));
-		snprintf(p[i].dir, sizeof(p[i].dir), "%s", g.gl_pathv[i]);
-		s = spe_sysfs_read(&p[i], "type");
-		ASSERT_NE(NULL, s);
-		p[i].type = atoi(s);
+		ASSERT_EQ(0, spe_pmu_load(&p[i], g.gl_pathv[i])) TH_LOG("%s", g.gl_pathv[i]);
 		s = spe_sysfs_read(&p[i], "cpumask");
 		ASSERT_NE(NULL, s);
 		got[i] = cpulist_mask(s);

@@ -65,13 +65,22 @@ static long cap_long(const struct spe_pmu_info *p, const char *name, int base)
 int spe_pmu_find(struct spe_pmu_info *p)
 {
 	glob_t g;
-	const char *s;
+	int ret;
 
 	memset(p, 0, sizeof(*p));
 	if (glob(SPE_SYSFS_DEVS "/arm_spe_*", 0, NULL, &g) || !g.gl_pathc)
 		return -1;
-	snprintf(p->dir, sizeof(p->dir), "%s", g.gl_pathv[0]);
+	ret = spe_pmu_load(p, g.gl_pathv[0]);
 	globfree(&g);
+	return ret;
+}
+
+int spe_pmu_load(struct spe_pmu_info *p, const char *dir)
+{
+	const char *s;
+
+	memset(p, 0, sizeof(*p));
+	snprintf(p->dir, sizeof(p->dir), "%s", dir);
 	s = spe_sysfs_read(p, "type");
 	if (!s)
 		return -1;

@@ -29,6 +29,8 @@ struct spe_pmu_info {
 
 /* 0 and fills *p when an arm_spe_N PMU exists, -1 otherwise. */
 int spe_pmu_find(struct spe_pmu_info *p);
+/* The same for the PMU at @dir (one of several arm_spe_N) */
+int spe_pmu_load(struct spe_pmu_info *p, const char *dir);
 int spe_has_format(const struct spe_pmu_info *p, const char *name);
 /* Reads DIR/rel; returns the text trimmed, or NULL. Static buffer. */
 const char *spe_sysfs_read(const struct spe_pmu_info *p, const char *rel);
@@ -205,9 +207,9 @@ struct spe_stats {
 	uint64_t loads, stores, branches, others;	/* by Operation Type */
 	uint64_t ev_not_taken, ev_misaligned, ev_retired;
 	uint64_t with_ctx, with_ts, with_pa;
-	uint64_t loop_mem, loop_mem_pa;
+	uint64_t loop_mem, loop_mem_pa;	/* ldst loop loads/stores, with a PA */
 	uint64_t loop_loads, loop_loads_ds, with_ds;	/* Data Source */
-	uint64_t loop_ds_n[64];		/* loop loads by Data Source value */	/* ldst loop loads/stores, with a PA */
+	uint64_t loop_ds_n[64];		/* loop loads by Data Source value */
 	uint64_t min_ts, max_ts;
 	uint64_t last_end;	/* end offset of the last record */
 	uint64_t max_lat;

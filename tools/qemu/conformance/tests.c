@@ -1557,9 +1557,8 @@ static void t_model_branches(void)
     uint64_t end, r, tbz = 0, tbz_miss = 0, loop = 0, loop_miss = 0;
 
     model_sampling(0x100, 1 << 1 | 1 << 16);       /* FT, B: branches only */
-    spe_branchy(40000, BUF_LIMIT | 1);
-    __asm__ volatile("psb csync; dsb nsh" ::: "memory");
-    end = RD(PMBPTR_EL1);
+    spe_branchy(40000, BUF_LIMIT | 1);             /* it disables, too */
+    end = model_stop();
 
     for (r = BUF_BASE; r < end; r += RECORD_SIZE) {
         Pkt pc = find_pkt(r, r + RECORD_SIZE, 0xb0, 0xff);
