@@ -197,6 +197,16 @@ void spe_decoder_init(struct spe_decoder *d, const void *buf, size_t len,
 int spe_decoder_next(struct spe_decoder *d, struct spe_record *rec);
 
 /*
+ * Batch record iterator: up to max records into recs[], the same records,
+ * stats and errors as that many calls of spe_decoder_next(), at a fraction
+ * of the cost per record. Returns how many it stored (0 at the end), or a
+ * negative error when the first record is one (d->err filled, as there);
+ * an error ends a batch before it, so that the next call reports it.
+ */
+int spe_decoder_next_records(struct spe_decoder *d, struct spe_record *recs,
+			     unsigned int max);
+
+/*
  * Packet iterator over the same state. Returns 1 and fills *pkt (with its
  * absolute offset), 0 at the end, or a negative error (d->err filled;
  * decoding resumes one byte later, or at the end for truncation).
@@ -204,6 +214,17 @@ int spe_decoder_next(struct spe_decoder *d, struct spe_record *rec);
  * whose len is the run length (at most 255).
  */
 int spe_decoder_next_packet(struct spe_decoder *d, struct spe_packet *pkt);
+
+/*
+ * Batch packet iterator: up to max packets into pkts[], the same packets,
+ * stats and errors as that many calls of spe_decoder_next_packet(), at a
+ * fraction of the cost per packet. Returns how many it stored (0 at the
+ * end), or a negative error when the first packet is one (d->err filled,
+ * as there); a packet that fails ends a batch before it, so that the next
+ * call reports it.
+ */
+int spe_decoder_next_packets(struct spe_decoder *d, struct spe_packet *pkts,
+			     unsigned int max);
 
 /* ------------------------------------------------------------------ */
 /* Streaming                                                          */

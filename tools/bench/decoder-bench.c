@@ -122,6 +122,37 @@ static void name##_packets(const uint8_t *buf, size_t len, struct result *res)	\
 
 ITERATOR_LOOPS(ours, )
 
+/* The batch iterators: the same sums over the same records and packets. */
+#define REC_BATCH 64
+#define PKT_BATCH 256
+static void ours_records_batch(const uint8_t *buf, size_t len, struct result *res)
+{
+	static struct spe_record r[REC_BATCH];
+	struct spe_decoder d;
+	uint64_t sum = 0;
+	int ret, k;
+
+	spe_decoder_init(&d, buf, len, 0);
+	while ((ret = spe_decoder_next_records(&d, r, REC_BATCH)) != 0)
+		for (k = 0; k < ret; k++)
+			sum += r[k].addr[0] + r[k].timestamp + r[k].counter[0];
+	from_stats(res, &d.stats, sum);
+}
+
+static void ours_packets_batch(const uint8_t *buf, size_t len, struct result *res)
+{
+	static struct spe_packet p[PKT_BATCH];
+	struct spe_decoder d;
+	uint64_t sum = 0;
+	int ret, k;
+
+	spe_decoder_init(&d, buf, len, 0);
+	while ((ret = spe_decoder_next_packets(&d, p, PKT_BATCH)) != 0)
+		for (k = 0; k < ret; k++)
+			sum += p[k].payload;
+	from_stats(res, &d.stats, sum);
+}
+
 #ifdef HAVE_BASE_DECODER
 /* the same API from another revision's library, symbols renamed base_spe_* */
 void base_spe_decoder_init(struct spe_decoder *d, const void *buf, size_t len,
@@ -236,7 +267,7 @@ static int same_stats(const char *who, const struct result *rr, const struct res
 	return 1;
 }
 
-enum { B_BW, B_REC, B_PKT, B_PERF, B_BASE_REC, B_BASE_PKT, B_NR };
+enum { B_BW, B_REC, B_PKT, B_RECB, B_PKTB, B_PERF, B_BASE_REC, B_BASE_PKT, B_NR };
 
 static int run(const char *path, int reps, const char *expect)
 {
@@ -244,6 +275,8 @@ static int run(const char *path, int reps, const char *expect)
 		[B_BW] = { "memory read bandwidth (64-bit sum)", read_bw },
 		[B_REC] = { "ours: records (spe_decoder_next)", ours_records },
 		[B_PKT] = { "ours: packets (next_packet)", ours_packets },
+		[B_RECB] = { "ours: records (next_records, 64)", ours_records_batch },
+		[B_PKTB] = { "ours: packets (next_packets, 256)", ours_packets_batch },
 #ifdef HAVE_PERF_DECODER
 		[B_PERF] = { "perf: arm_spe_get_packet loop", perf_packets },
 #endif
@@ -286,6 +319,16 @@ static int run(const char *path, int reps, const char *expect)
 	row(&b[B_PKT], mb);
 	printf("(%" PRIu64 " packets excl. padding, %" PRIu64 " errors)\n", rp->packets, rp->errors);
 	bad |= same_stats("", rr, rp);
+	row(&b[B_RECB], mb);
+	printf("(%" PRIu64 " records, %" PRIu64 " errors)\n", b[B_RECB].res.records,
+	       b[B_RECB].res.errors);
+	row(&b[B_PKTB], mb);
+	printf("(%" PRIu64 " packets excl. padding, %" PRIu64 " errors)\n",
+	       b[B_PKTB].res.packets, b[B_PKTB].res.errors);
+	if (memcmp(&b[B_RECB].res, rr, sizeof(*rr)) || memcmp(&b[B_PKTB].res, rp, sizeof(*rp))) {
+		printf("MISMATCH batch: the batch iterators' counts or checksums differ\n");
+		bad = 1;
+	}
 	if (have_x) {
 		struct result rr2 = *rr;
 
@@ -293,8 +336,9 @@ static int run(const char *path, int reps, const char *expect)
 		bad |= check("record iterator", &rr2, &x, 1);
 		bad |= check("packet iterator", rp, &x, 1);
 	}
-	printf("share of read bandwidth: records %.1f%%, packets %.1f%%\n",
-	       100.0 * b[B_BW].cpu / b[B_REC].cpu, 100.0 * b[B_BW].cpu / b[B_PKT].cpu);
+	printf("share of read bandwidth: records %.1f%%, packets %.1f%%, batches %.1f%%, %.1f%%\n",
+	       100.0 * b[B_BW].cpu / b[B_REC].cpu, 100.0 * b[B_BW].cpu / b[B_PKT].cpu,
+	       100.0 * b[B_BW].cpu / b[B_RECB].cpu, 100.0 * b[B_BW].cpu / b[B_PKTB].cpu);
 	if (b[B_BASE_REC].fn) {
 		struct result *br = &b[B_BASE_REC].res, *bp = &b[B_BASE_PKT].res;
 
@@ -326,6 +370,8 @@ static int run(const char *path, int reps, const char *expect)
 			       have_x ? " as the generator wrote" : "");
 		printf("ratio ours/perf: records %.2fx, packets %.2fx\n",
 		       b[B_PERF].cpu / b[B_REC].cpu, b[B_PERF].cpu / b[B_PKT].cpu);
+		printf("ratio batch/perf: records %.2fx, packets %.2fx\n",
+		       b[B_PERF].cpu / b[B_RECB].cpu, b[B_PERF].cpu / b[B_PKTB].cpu);
 		if (b[B_BASE_REC].fn)
 			printf("ratio base/perf: records %.2fx, packets %.2fx\n",
 			       b[B_PERF].cpu / b[B_BASE_REC].cpu, b[B_PERF].cpu / b[B_BASE_PKT].cpu);

@@ -948,7 +948,22 @@ int main(int argc, char **argv)
 	dump_opts = &o;
 	spe_decoder_init(&d, buf, len, o.flags);
 	d.buf_addr = o.base;
-	for (;;) {
+	/* --summary, --json and --csv take records in batches */
+	while (o.mode != MODE_DUMP) {
+		static struct spe_record recs[64];
+		int k;
+
+		r = spe_decoder_next_records(&d, recs, 64);
+		if (r == 0)
+			break;
+		if (r < 0) {
+			report_error(&o, &d);
+			continue;
+		}
+		for (k = 0; k < r; k++)
+			handle_record(&o, &recs[k], ob, sum, &extra_records);
+	}
+	while (o.mode == MODE_DUMP) {
 		size_t before = d.pos;
 
 		r = spe_decoder_next(&d, &rec);
@@ -956,21 +971,15 @@ int main(int argc, char **argv)
 			break;
 		if (r < 0) {
 			report_error(&o, &d);
-			if (o.mode == MODE_DUMP) {
-				dump_packets(buf, before, (size_t)d.err.offset);
-				printf("%08" PRIx64 ": ERROR: %s; resuming at 0x%" PRIx64 "\n\n",
-				       d.err.offset, spe_strerror(d.err.code), d.err.resume);
-			}
+			dump_packets(buf, before, (size_t)d.err.offset);
+			printf("%08" PRIx64 ": ERROR: %s; resuming at 0x%" PRIx64 "\n\n",
+			       d.err.offset, spe_strerror(d.err.code), d.err.resume);
 			last = (size_t)d.err.resume;
 			continue;
 		}
-		if (o.mode == MODE_DUMP) {
-			count_extra(&o, &rec, &extra_records);
-			dump_packets(buf, last, (size_t)(rec.offset + rec.size));
-			printf("\n");
-		} else {
-			handle_record(&o, &rec, ob, sum, &extra_records);
-		}
+		count_extra(&o, &rec, &extra_records);
+		dump_packets(buf, last, (size_t)(rec.offset + rec.size));
+		printf("\n");
 		last = (size_t)(rec.offset + rec.size);
 	}
 	if (o.mode == MODE_DUMP && last < len && !d.stats.errors)

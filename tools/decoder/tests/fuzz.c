@@ -7,7 +7,8 @@
  * Alignment handling), the packet iterator and the describers, checks
  * iterator invariants (among them: on error-free data both iterators leave
  * the same stats), checks that the streaming API fed random chunkings gives
- * the whole-buffer results, and checks that every record decoded re-encodes to
+ * the whole-buffer results and so do the batch iterators in random batch
+ * sizes, and checks that every record decoded re-encodes to
  * bytes that decode to the same fields.
  */
 #include <stdint.h>
@@ -130,6 +131,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	{
 		static uint8_t padded[8192 + 256];
 		size_t n = size < 8192 ? size : 8192;
+		struct chunker c = { .state = 0x2545f4914f6cdd1dull ^ size, .max = 97 };
 
 		memcpy(padded, data, n);
 		memset(padded + n, 0, 256);
@@ -139,6 +141,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 			REQUIRE(fast_vs_general(data, size, fl, addr) == 0);
 			REQUIRE(fast_vs_general(padded, n + 256, fl, addr) == 0);
+			/* and the batch iterators against one call a result */
+			REQUIRE(batch_vs_single(data, size, fl, addr, &c, 0) == 0);
+			REQUIRE(batch_vs_single(padded, n + 256, fl, addr, &c, 0) == 0);
+			REQUIRE(batch_vs_single(data, size, fl, addr, &c, 1) == 0);
+			REQUIRE(batch_vs_single(padded, n + 256, fl, addr, &c, 1) == 0);
 		}
 	}
 

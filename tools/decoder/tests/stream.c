@@ -6,7 +6,8 @@
  * over-long records, long padding, truncation, legacy Alignment commands),
  * decoding in random chunks (1 byte up to 64 KiB) gives exactly the
  * results of the whole-buffer decode: records, errors and their offsets,
- * final stats.
+ * final stats; and so does decoding in batches of random sizes (1 to 1100)
+ * with spe_decoder_next_records() and spe_decoder_next_packets().
  *
  * Output: "PASS: stream:name" / "FAIL: stream:name: why" per case.
  */
@@ -164,25 +165,34 @@ static void t_chunkings(const char *name, int legacy)
 	printf("PASS: stream:%s\n", name);
 }
 
+/*
+ * Case i of 16: a trace() (i < 8), else well-formed and odd records with
+ * stray padding, maybe cut short.
+ */
+static size_t mixed_trace(unsigned int i, int legacy)
+{
+	size_t n = 0;
+
+	if (i < 8)
+		return trace(tr, sizeof(tr) >> (i % 4), legacy);
+	while (n + 4096 < sizeof(tr) >> (i % 4)) {
+		n += (rnd() & 7) ? record(tr + n) : odd_record(tr + n);
+		if (!(rnd() & 7))
+			tr[n++] = 0x00;
+	}
+	return n - (rnd() & 1 ? rnd() % 12 : 0);
+}
+
 /* the record iterator's fast path gives what its general loop gives */
 static void t_fast_vs_general(void)
 {
 	unsigned int i, legacy;
 
 	for (i = 0; i < 16; i++) {
-		size_t len, n = 0;
+		size_t len;
 
 		legacy = i & 1;
-		if (i < 8) {
-			len = trace(tr, sizeof(tr) >> (i % 4), (int)legacy);
-		} else {
-			while (n + 4096 < sizeof(tr) >> (i % 4)) {
-				n += (rnd() & 7) ? record(tr + n) : odd_record(tr + n);
-				if (!(rnd() & 7))
-					tr[n++] = 0x00;
-			}
-			len = n - (rnd() & 1 ? rnd() % 12 : 0);
-		}
+		len = mixed_trace(i, (int)legacy);
 		long r = fast_vs_general(tr, len, legacy ? SPE_DEC_LEGACY_ALIGN : 0,
 					 legacy ? rnd() & 0xfff : 0);
 
@@ -193,6 +203,29 @@ static void t_fast_vs_general(void)
 		}
 	}
 	printf("PASS: stream:fast-vs-general\n");
+}
+
+/* the batch iterators give what one call a result gives */
+static void t_batches(const char *name, int packets)
+{
+	unsigned int i, legacy;
+
+	for (i = 0; i < 16; i++) {
+		size_t len;
+
+		legacy = i & 1;
+		len = mixed_trace(i, (int)legacy);
+		struct chunker c = { .state = rnd() | 1, .max = i % 3 == 2 ? 4096 : 1 + (i % 3) * 40 };
+		long r = batch_vs_single(tr, len, legacy ? SPE_DEC_LEGACY_ALIGN : 0,
+					 legacy ? rnd() & 0xfff : 0, &c, packets);
+
+		if (r) {
+			printf("FAIL: stream:%s: trace %u (%zu bytes): result %ld differs\n",
+			       name, i, len, r);
+			return;
+		}
+	}
+	printf("PASS: stream:%s\n", name);
 }
 
 static void t_min_cap(void)
@@ -213,5 +246,7 @@ int main(void)
 	t_chunkings("chunked-vs-whole-legacy-align", 1);
 	t_min_cap();
 	t_fast_vs_general();
+	t_batches("batch-records", 0);
+	t_batches("batch-packets", 1);
 	return 0;
 }

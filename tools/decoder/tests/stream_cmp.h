@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * Shared by tests/stream.c and tests/fuzz.c: decode a buffer whole and as a
- * stream cut into chunks, and compare every result (records, errors with
- * their offsets, final stats). Returns 0 when identical, else the 1-based
- * index of the first result that differs (or -1 for the final stats).
+ * stream cut into chunks, one result a call and in batches, and compare
+ * every result (records, packets, errors with their offsets, final stats).
+ * Each returns 0 when identical, else the 1-based index of the first result
+ * that differs (or -1 for the final stats).
  */
 #ifndef SPE_STREAM_CMP_H
 #define SPE_STREAM_CMP_H
@@ -111,6 +112,54 @@ static long stream_vs_whole(const uint8_t *buf, size_t len, unsigned int flags, 
 	if (memcmp(&d.stats, &s.d.stats, sizeof(d.stats)))
 		return -1;
 	return 0;
+}
+
+/*
+ * The batch iterators (spe_decoder_next_records(), _packets(), batch sizes
+ * from c) against one call a result: every record or packet, every error
+ * with the decoder's error state and position, the final stats. packets:
+ * compare the packet iterators, else the record iterators.
+ */
+#define BATCH_MAX 1100
+static long batch_vs_single(const uint8_t *buf, size_t len, unsigned int flags, uint64_t addr,
+			    struct chunker *c, int packets)
+{
+	static struct spe_record rb[BATCH_MAX];
+	static struct spe_packet pb[BATCH_MAX];
+	struct spe_decoder db, ds;
+	struct spe_record r;
+	struct spe_packet pk;
+	long idx = 0;
+	int retb, rets, k;
+
+	spe_decoder_init(&db, buf, len, flags);
+	spe_decoder_init(&ds, buf, len, flags);
+	db.buf_addr = ds.buf_addr = addr;
+	do {
+		unsigned int max = 1 + (unsigned int)(next_chunk(c) % BATCH_MAX);
+
+		retb = packets ? spe_decoder_next_packets(&db, pb, max) :
+				 spe_decoder_next_records(&db, rb, max);
+		idx++;
+		if (retb > (int)max)
+			return idx;
+		if (retb <= 0) {
+			rets = packets ? spe_decoder_next_packet(&ds, &pk) : spe_decoder_next(&ds, &r);
+			if (rets != retb || db.pos != ds.pos ||
+			    (retb < 0 && memcmp(&db.err, &ds.err, sizeof(db.err))))
+				return idx;
+			continue;
+		}
+		for (k = 0; k < retb; k++) {
+			rets = packets ? spe_decoder_next_packet(&ds, &pk) : spe_decoder_next(&ds, &r);
+			if (rets != 1 || (packets ? memcmp(&pk, &pb[k], sizeof(pk)) :
+					  !same_record(&r, &rb[k])))
+				return idx;
+		}
+		if (db.pos != ds.pos)
+			return idx;
+	} while (retb);
+	return memcmp(&db.stats, &ds.stats, sizeof(db.stats)) ? -1 : 0;
 }
 
 #endif /* SPE_STREAM_CMP_H */
