@@ -2,25 +2,22 @@
 /*
  * BPF side of spe_observe: counts the arm_spe_perf driver's tracepoints
  * (spe_irq, spe_aux_output, spe_buf_program) into an array map that the
- * test reads through the skeleton. An explicit map rather than global
- * variables: libbpf decides whether a kernel supports global data with a
- * socket-filter probe, which fails on kernels without networking (the
- * debug kernel). The context layout below follows the driver's
- * TP_STRUCT__entry (drivers/spe_trace.h) after the common 8-byte header;
- * the test checks it against tracefs' format file.
+ * test reads through the skeleton. Raw tracepoints with BPF_PROG(): the
+ * arguments are the tracepoints' TP_PROTO (drivers/spe_trace.h), typed
+ * here, so nothing depends on the layout of the trace event records.
+ * Kernel types come from vmlinux.h (bpftool, from the guest kernel's
+ * BTF). An explicit map rather than global variables: libbpf decides
+ * whether a kernel supports global data with a socket-filter probe, which
+ * fails on kernels without networking (the debug kernel).
+ *
+ * No CO-RE relocation here: libbpf would then need the running kernel's
+ * BTF to load the object at all (spe_observe_core.bpf.c has them).
  */
-#include <linux/types.h>
-#include <linux/bpf.h>
+#include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
 
 #include "spe_observe.h"
-
-struct spe_aux_output_ctx {
-	__u64 common;		/* common_type, flags, preempt_count, pid */
-	int cpu;
-	__u64 bytes;
-	__u32 flags;
-};
 
 #define AUX_FLAG_TRUNCATED	0x1
 #define AUX_FLAG_OVERWRITE	0x2
@@ -40,28 +37,28 @@ static __always_inline void add(__u32 i, __u64 v)
 		__sync_fetch_and_add(p, v);
 }
 
-SEC("tracepoint/arm_spe_perf/spe_irq")
-int count_irq(void *ctx)
+SEC("raw_tp/spe_irq")
+int BPF_PROG(count_irq, int cpu, u64 pmbsr, u64 pmbptr, int action)
 {
 	add(OBS_IRQS, 1);
 	return 0;
 }
 
-SEC("tracepoint/arm_spe_perf/spe_aux_output")
-int count_aux_output(struct spe_aux_output_ctx *ctx)
+SEC("raw_tp/spe_aux_output")
+int BPF_PROG(count_aux_output, int cpu, u64 bytes, u32 flags)
 {
 	add(OBS_AUX_OUTPUTS, 1);
 	/* perf core writes a PERF_RECORD_AUX only for these */
-	if (ctx->bytes || (ctx->flags & ~AUX_FLAG_OVERWRITE))
+	if (bytes || (flags & ~AUX_FLAG_OVERWRITE))
 		add(OBS_AUX_VISIBLE, 1);
-	add(OBS_AUX_BYTES, ctx->bytes);
-	if (ctx->flags & AUX_FLAG_TRUNCATED)
+	add(OBS_AUX_BYTES, bytes);
+	if (flags & AUX_FLAG_TRUNCATED)
 		add(OBS_AUX_TRUNCATED, 1);
 	return 0;
 }
 
-SEC("tracepoint/arm_spe_perf/spe_buf_program")
-int count_buf_program(void *ctx)
+SEC("raw_tp/spe_buf_program")
+int BPF_PROG(count_buf_program, int cpu, u64 head_off, u64 limit_off, u64 pmblimitr)
 {
 	add(OBS_PROGRAMS, 1);
 	return 0;

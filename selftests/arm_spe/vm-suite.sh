@@ -39,7 +39,10 @@ fail_build() {
 ko=$top/build/$kid/arm_spe_perf.ko
 bpf_deps=$("$here/get-bpf-deps.sh" 2>"$out/bpf-deps.log") ||
 	fail_build "no BPF toolchain for spe_observe ($out/bpf-deps.log)"
+vmlinux_btf=$("$here/get-vmlinux-btf.sh" 2>>"$out/bpf-deps.log") ||
+	fail_build "no kernel BTF for spe_observe's vmlinux.h ($out/bpf-deps.log)"
 make -s -C "$here" CROSS_COMPILE=aarch64-linux-gnu- OUTPUT="$out/bin" BPF_DEPS="$bpf_deps" \
+	VMLINUX_BTF="$vmlinux_btf" \
 	>"$out/build.log" 2>&1 || fail_build "the tests do not build ($out/build.log)"
 env_file=$("$top/tools/kernels/fetch.sh" "$kid")
 # shellcheck disable=SC1090
@@ -68,6 +71,9 @@ grep -qs PERF_ATTR_SIZE_VER9 "$uapi" && cfg4=1
 paranoid_kernel=0
 preempt_rt=0
 grep -qx 'CONFIG_PREEMPT_RT=y' "$kconfig" 2>/dev/null && preempt_rt=1
+# BTF of its own (/sys/kernel/btf/vmlinux): what spe_observe's CO-RE variant needs
+kernel_btf=0
+grep -qx 'CONFIG_DEBUG_INFO_BTF=y' "$kconfig" 2>/dev/null && kernel_btf=1
 grep -qwE 'perf_allow_kernel|sysctl_perf_event_paranoid' "$KDIR/Module.symvers" 2>/dev/null &&
 	paranoid_kernel=1
 
@@ -87,6 +93,7 @@ expected_skips() {
 	x() { printf '%s\t%s\t%s\n' "$s" "$1" "$2"; }
 	[ "$fault" = none ] && x 'buffer/buf.injected_fault_reported' "no fault injected in this boot"
 	[ -n "$parts" ] || x 'discovery/global.pmus_match_partitions' "no PPI partitions in this boot (SPE_EXP_PARTITIONS)"
+	[ "$kernel_btf" = 1 ] || x 'observe/obs.core.*' "kernel without CONFIG_DEBUG_INFO_BTF: no CO-RE"
 	[ "$fault" = s1:1 ] || x 'buffer/buf.injected_fault_at_schedule_out' "the first record does not fault in this boot"
 	[ "$firmware" = acpi ] && x 'module_load' "module_load.sh needs the DT node (ACPI boot)"
 	x 'kselftest/*: module_nospe.sh' "module_nospe.sh is for machines without SPE"
