@@ -16,6 +16,8 @@ Checks, for each valid word:
   ldst     memory-reading == mayLoad, memory-writing == mayStore
   branch   IND and COND bits against LLVM's IndirectBranch/Return/Call and
            Barrier flags
+  cr       the Branch CR field (FEAT_SPE_CRR) against LLVM's Call and
+           Return flags
   size     access size against the mnemonic and its register operands
            (general-purpose and SIMD&FP scalar loads/stores)
   cond     Other COND for conditional select/compare (mnemonic)
@@ -55,6 +57,11 @@ GROUPS = [
     ("branch-cond", 0xFF000000, 0x54000000),
     ("cmp-branch", 0x7C000000, 0x34000000),
     ("branch-reg", 0xFE000000, 0xD6000000),
+    # BR/BLR/RET (opc 0-2, any Xn) and ERET, ERETAA: rare in the group
+    # above, and the three kinds of the Branch CR field (D18.2.7)
+    ("br-blr-ret", 0xFF9FFC1F, 0xD61F0000),
+    ("eret", 0xFFFFFFFF, 0xD69F03E0),
+    ("eretaa", 0xFFFFFFFF, 0xD69F0BFF),
     ("exception", 0xFF000000, 0xD4000000),
     ("system", 0xFFC00000, 0xD5000000),
     ("dc", 0xFFFFFF00, 0xD50B7400),
@@ -174,7 +181,7 @@ def ours(driver, words):
                         sve=f[5] == "1", size=int(f[6]),
                         cond_kind=int(f[7]), branch=int(f[9]), ea=int(f[10]),
                         exc=f[11] == "1", rn=int(f[14]), rm=int(f[15]),
-                        imm=int(f[16])))
+                        imm=int(f[16]), cr=int(f[17])))
     if len(out) != len(words):
         sys.exit("classify: the driver classified %d of %d words" %
                  (len(out), len(words)))
@@ -283,6 +290,11 @@ def check_one(name, mnem, ops, fl, c):
         if got != (ind, cond):
             bad.append(("branch", "IND=%d COND=%d" % (ind, cond),
                         "IND=%d COND=%d" % got))
+        # D18.2.7 CR (FEAT_SPE_CRR): branch with link 0b01, procedure
+        # return 0b10, neither 0b11
+        cr = 1 if "Call" in fl else 2 if "Return" in fl else 3
+        if c["cr"] != cr:
+            bad.append(("cr", "CR=%d" % cr, "CR=%d" % c["cr"]))
     if want == OP_OTHER:
         cond = mnem in COND_MNEMONICS
         if cond != bool(c["subclass"] & 1) or cond != (c["cond_kind"] == 1):

@@ -41,16 +41,22 @@ spe_spin:
  * counter to zero and the operation at name_target is sampled
  * (SPE supplement 3.1.2). name_after labels the next instruction.
  */
-	.macro	probe, name, setup, insn
+	.macro	probe, name, setup, insn, lr=0
 	.global	\name, \name\()_target, \name\()_after
 	.balign	16
 \name:
+	.if	\lr		/* the operation uses X30: keep the return address */
+	mov	x9, x30
+	.endif
 	\setup
 	msr	PMBLIMITR, x0
 	nop
 \name\()_target:
 	\insn
 \name\()_after:
+	.if	\lr
+	mov	x30, x9
+	.endif
 	msr	PMBLIMITR, xzr
 	isb
 	ret
@@ -70,6 +76,14 @@ spe_spin:
 	probe	op_csel, "cmp x2, x2", "csel x3, x2, x1, eq"
 	probe	op_add, "nop", "add x3, x2, x1"
 	probe	op_psb, "nop", "hint #17"
+
+/* Branch CR (FEAT_SPE_CRR): calls, a return; Other ASE/FP (FEAT_SPE_FPF) */
+	probe	op_bl, "nop", "bl op_bl_after", 1
+	probe	op_blr, "adr x1, op_blr_after", "blr x1", 1
+	probe	op_ret, "adr x30, op_ret_after", "ret", 1
+	probe	op_fadd_d, "nop", "fadd d0, d1, d2"
+	probe	op_add_v, "nop", "add v0.4s, v1.4s, v2.4s"
+	probe	op_fadd_v, "nop", "fadd v0.4s, v1.4s, v2.4s"
 
 /*
  * The classifier's cases (emulation.rst, "Operation classification"):

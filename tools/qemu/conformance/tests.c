@@ -18,7 +18,8 @@
  * model, spe-strict=on: records in flight, synchronization, DL,
  * collisions), -DMODE_EL2 (PMBIDR_EL1.P from EL2 and EL1, booted at EL2
  * with virtualization=on), -DMODE_EL3 (PMBIDR_EL1.P with MDCR_EL3.NSPB
- * giving the buffer to Secure state, booted at EL3 with secure=on).
+ * giving the buffer to Secure state, booted at EL3 with secure=on),
+ * -DMODE_FLAGS (spe-crr=on, spe-fpf=on: Branch CR, Other ASE/FP).
  *
  * The modes other than STRICT, EL2 and EL3 run with spe-strict=off: their
  * probes disable the buffer while profiling is enabled, which strict mode
@@ -189,6 +190,8 @@ PROBE(op_ldapr) PROBE(op_casp) PROBE(op_ldrsw_lit) PROBE(op_ldg)
 PROBE(op_ld1d) PROBE(op_st1d) PROBE(op_csel_fail) PROBE(op_fcsel_fail)
 PROBE(op_dczva) PROBE(op_prfm) PROBE(op_ld1d_first) PROBE(op_st1d_first)
 PROBE(op_ld1w_dpred) PROBE(op_ld1w_d) PROBE(op_ld1rqb_vl16)
+PROBE(op_bl) PROBE(op_blr) PROBE(op_ret) PROBE(op_fadd_d) PROBE(op_add_v)
+PROBE(op_fadd_v)
 extern char op_ldrsw_lit_data[];
 
 /* ---------------------------------------------------------------- */
@@ -299,6 +302,50 @@ static __attribute__((unused)) Pkt find_pkt(uint64_t base, uint64_t end, uint8_t
 
 /* ---------------------------------------------------------------- */
 /* Tests */
+
+#if defined(MODE_SPE) || defined(MODE_FLAGS)
+/* Run one probe and check PC, operation type and addresses */
+static void t_probe(const char *n, probe_fn *fn, char *target, uint64_t addr,
+                    uint64_t va, uint8_t optype_hdr, uint8_t subclass,
+                    int ldst, uint64_t tgt, uint64_t events)
+{
+    uint64_t end = probe_run(fn, addr, 5);
+    Pkt k;
+
+    CHECK_EQ(n, "record size", end - BUF_BASE, RECORD_SIZE);
+    /* PC: Address packet index 0, EL1 (byte 7 bits 6:5), NS=1 (D18.2.1) */
+    k = find_pkt(BUF_BASE, end, 0xb0, 0xff);
+    CHECK_EQ(n, "PC packet", k.found, 1);
+    CHECK_EQ(n, "PC", k.payload,
+             (uint64_t)target | (1ULL << 61) | (1ULL << 63));
+    k = find_pkt(BUF_BASE, end, 0x48, 0xfc);
+    CHECK_EQ(n, "OpType header", k.hdr, optype_hdr);
+    CHECK_EQ(n, "OpType payload", k.payload, subclass);
+    k = find_pkt(BUF_BASE, end, 0xb2, 0xff);
+    CHECK_EQ(n, "data VA present", k.found, ldst);
+    if (ldst) {
+        CHECK_EQ(n, "data VA", k.payload, va);
+    }
+    k = find_pkt(BUF_BASE, end, 0xb1, 0xff);
+    CHECK_EQ(n, "target present", k.found, tgt != 0);
+    if (tgt) {
+        CHECK_EQ(n, "target", k.payload,
+                 tgt | (1ULL << 61) | (1ULL << 63));
+    }
+    k = find_pkt(BUF_BASE, end, 0x52, 0xff);
+    CHECK_EQ(n, "events", k.payload, events);
+    /* Counters: total (index 0), issue (1), translation (2) latency */
+    k = find_pkt(BUF_BASE, end, 0x98, 0xff);
+    CHECK_EQ(n, "total latency", k.payload, ldst ? 7 : 2);
+    k = find_pkt(BUF_BASE, end, 0x99, 0xff);
+    CHECK_EQ(n, "issue latency", k.payload, 1);
+    k = find_pkt(BUF_BASE, end, 0x9a, 0xff);
+    CHECK_EQ(n, "xlat latency present", k.found, ldst);
+    k = find_pkt(BUF_BASE, end, 0x01, 0xff);
+    CHECK_EQ(n, "End packet", k.found, 1);
+    result(n, 1, "", 0, 0);
+}
+#endif
 
 #if defined(MODE_NOSPE)
 
@@ -489,6 +536,48 @@ static void t_align(void)
     ISB();
 }
 
+#elif defined(MODE_FLAGS)
+
+/*
+ * FEAT_SPE_CRR and FEAT_SPE_FPF (spe-crr=on, spe-fpf=on), D18.2.7: the
+ * Branch CR field, 0b01 branch with link, 0b10 procedure return, 0b11
+ * neither (0b00 not permitted); the Other ASE and FP bits.
+ */
+static void t_flags(void)
+{
+    static const struct {
+        const char *n;
+        probe_fn *fn;
+        char *target, *after;   /* after: the branch target, 0 if none */
+        uint8_t hdr, subclass;
+        uint64_t events;
+    } c[] = {
+        /* Branch class 0x4a: 0b000 CR GCS IND COND */
+        { "crr_b_neither", op_b, op_b_target, op_b_after, 0x4a, 0x18, 2 },
+        { "crr_bcond_neither", op_beq_t, op_beq_t_target, op_beq_t_after,
+          0x4a, 0x19, 2 },
+        { "crr_br_neither", op_br, op_br_target, op_br_after, 0x4a, 0x1a, 2 },
+        { "crr_bl_call", op_bl, op_bl_target, op_bl_after, 0x4a, 0x08, 2 },
+        { "crr_blr_call", op_blr, op_blr_target, op_blr_after, 0x4a, 0x0a, 2 },
+        { "crr_ret_return", op_ret, op_ret_target, op_ret_after,
+          0x4a, 0x12, 2 },
+        /* Other class 0x48: 0b00000 ASE FP COND; E[6] for a failed FCSEL */
+        { "fpf_add_none", op_add, op_add_target, 0, 0x48, 0x00, 2 },
+        { "fpf_fadd_scalar_fp", op_fadd_d, op_fadd_d_target, 0, 0x48, 0x02, 2 },
+        { "fpf_add_vector_ase", op_add_v, op_add_v_target, 0, 0x48, 0x04, 2 },
+        { "fpf_fadd_vector_ase_fp", op_fadd_v, op_fadd_v_target, 0,
+          0x48, 0x06, 2 },
+        { "fpf_fcsel_fp_cond", op_fcsel_fail, op_fcsel_fail_target, 0,
+          0x48, 0x03, 2 | (1 << 6) },
+    };
+    unsigned i;
+
+    for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+        t_probe(c[i].n, c[i].fn, c[i].target, 0, 0, c[i].hdr, c[i].subclass,
+                0, (uint64_t)c[i].after, c[i].events);
+    }
+}
+
 #elif defined(MODE_SPE)
 
 static void t_id(void)
@@ -628,48 +717,6 @@ static void t_sve_pred(const char *n, probe_fn *fn, uint64_t val,
     result(n, 1, "", 0, 0);
 }
 
-/* Run one probe and check PC, operation type and addresses */
-static void t_probe(const char *n, probe_fn *fn, char *target, uint64_t addr,
-                    uint64_t va, uint8_t optype_hdr, uint8_t subclass,
-                    int ldst, uint64_t tgt, uint64_t events)
-{
-    uint64_t end = probe_run(fn, addr, 5);
-    Pkt k;
-
-    CHECK_EQ(n, "record size", end - BUF_BASE, RECORD_SIZE);
-    /* PC: Address packet index 0, EL1 (byte 7 bits 6:5), NS=1 (D18.2.1) */
-    k = find_pkt(BUF_BASE, end, 0xb0, 0xff);
-    CHECK_EQ(n, "PC packet", k.found, 1);
-    CHECK_EQ(n, "PC", k.payload,
-             (uint64_t)target | (1ULL << 61) | (1ULL << 63));
-    k = find_pkt(BUF_BASE, end, 0x48, 0xfc);
-    CHECK_EQ(n, "OpType header", k.hdr, optype_hdr);
-    CHECK_EQ(n, "OpType payload", k.payload, subclass);
-    k = find_pkt(BUF_BASE, end, 0xb2, 0xff);
-    CHECK_EQ(n, "data VA present", k.found, ldst);
-    if (ldst) {
-        CHECK_EQ(n, "data VA", k.payload, va);
-    }
-    k = find_pkt(BUF_BASE, end, 0xb1, 0xff);
-    CHECK_EQ(n, "target present", k.found, tgt != 0);
-    if (tgt) {
-        CHECK_EQ(n, "target", k.payload,
-                 tgt | (1ULL << 61) | (1ULL << 63));
-    }
-    k = find_pkt(BUF_BASE, end, 0x52, 0xff);
-    CHECK_EQ(n, "events", k.payload, events);
-    /* Counters: total (index 0), issue (1), translation (2) latency */
-    k = find_pkt(BUF_BASE, end, 0x98, 0xff);
-    CHECK_EQ(n, "total latency", k.payload, ldst ? 7 : 2);
-    k = find_pkt(BUF_BASE, end, 0x99, 0xff);
-    CHECK_EQ(n, "issue latency", k.payload, 1);
-    k = find_pkt(BUF_BASE, end, 0x9a, 0xff);
-    CHECK_EQ(n, "xlat latency present", k.found, ldst);
-    k = find_pkt(BUF_BASE, end, 0x01, 0xff);
-    CHECK_EQ(n, "End packet", k.found, 1);
-    result(n, 1, "", 0, 0);
-}
-
 static void t_ops(void)
 {
     volatile uint64_t *d = (volatile uint64_t *)DATA;
@@ -706,6 +753,11 @@ static void t_ops(void)
             0x48, 0x01, 0, 0, ret);
     t_probe("optype_add_other", op_add, op_add_target, 0, 0,
             0x48, 0x00, 0, 0, ret);
+    /* Without FEAT_SPE_CRR, CR is 0b00; without FEAT_SPE_FPF, no ASE/FP */
+    t_probe("crr_absent_bl_not_recorded", op_bl, op_bl_target, 0, 0,
+            0x4a, 0x00, 0, (uint64_t)op_bl_after, ret);
+    t_probe("fpf_absent_fadd_vector_no_flags", op_fadd_v, op_fadd_v_target,
+            0, 0, 0x48, 0x00, 0, 0, ret);
 }
 
 /*
@@ -1718,6 +1770,8 @@ int main(void)
     t_pmbidr_nspb();
 #elif defined(MODE_MODEL)
     t_model();
+#elif defined(MODE_FLAGS)
+    t_flags();
 #else
     gic_init();
     t_id();
