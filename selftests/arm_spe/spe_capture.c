@@ -520,6 +520,69 @@ TEST_F(cap, event_filter_not_taken)
 	EXPECT_EQ(self->st.records, self->st.branches + cond_others);
 }
 
+/*
+ * FEAT_SPE_CRR, D18.2.7 Branch CR: in the branch workload, BL records
+ * "branch with link", RET "procedure return", B.cond "neither"; without
+ * CRR every branch records 0b00 (not recorded). The expected value comes
+ * from the instruction at the record's PC (A64 encodings C4.1.65: BL
+ * 0b100101 imm26; RET 0xd65f0000 | Rn << 5).
+ */
+struct cr_count {
+	int crr;			/* PMSIDR_EL1.CRR expected */
+	uint64_t in_wl, calls, rets, neither, mismatch, first_bad_pc;
+};
+
+static unsigned int insn_cr(uint32_t insn)
+{
+	if ((insn & 0xfc000000u) == 0x94000000u)	/* BL */
+		return SPE_OP_BR_CR_CALL;
+	if ((insn & 0xfffffc1fu) == 0xd65f0000u)	/* RET */
+		return SPE_OP_BR_CR_RET;
+	return SPE_OP_BR_CR_NONE;
+}
+
+static void cr_hook(const struct spe_record *r, void *arg, struct spe_stats *st)
+{
+	struct cr_count *c = arg;
+	uint64_t pc = spe_addr_va_sext(r->addr[SPE_ADDR_IDX_PC]);
+	struct spe_op op;
+	unsigned int want;
+
+	if (!(r->present & SPE_REC_OP) || SPE_ADDR_EL(r->addr[SPE_ADDR_IDX_PC]) != 0 ||
+	    pc < (uint64_t)(uintptr_t)spe_wl_branch || pc >= (uint64_t)(uintptr_t)spe_wl_branch_end)
+		return;
+	spe_op_decode(r->op_class, r->op_subclass, &op);
+	if (op.kind != SPE_OP_BRANCH)
+		return;
+	c->in_wl++;
+	want = c->crr ? insn_cr(*(const uint32_t *)(uintptr_t)pc) : SPE_OP_BR_CR_UNKNOWN;
+	c->calls += want == SPE_OP_BR_CR_CALL;
+	c->rets += want == SPE_OP_BR_CR_RET;
+	c->neither += want == SPE_OP_BR_CR_NONE;
+	if (op.cr != want && !c->mismatch++)
+		c->first_bad_pc = pc;
+}
+
+TEST_F(cap, crr_branch_kinds_match_instructions)
+{
+	struct cr_count c = { .crr = spe_env_long("SPE_EXP_CRR", 0) == 1 };
+
+	ASSERT_OPEN(capture_hook(&self->p, &self->a, 0, -1, WL_BRANCH, &self->e, &self->st, &self->s,
+				 cr_hook, &c), &self->s);
+	EXPECT_VALID(&self->st);
+	TH_LOG("CRR %d: %llu workload branches (%llu calls, %llu returns, %llu neither), %llu mismatched (first pc %#llx)",
+	       c.crr, (unsigned long long)c.in_wl, (unsigned long long)c.calls,
+	       (unsigned long long)c.rets, (unsigned long long)c.neither,
+	       (unsigned long long)c.mismatch, (unsigned long long)c.first_bad_pc);
+	ASSERT_GT(c.in_wl, 20);
+	EXPECT_EQ(0, c.mismatch);
+	if (c.crr) {
+		EXPECT_GT(c.calls, 0);
+		EXPECT_GT(c.rets, 0);
+		EXPECT_GT(c.neither, 0);
+	}
+}
+
 TEST_F(cap, event_filter_misaligned)
 {
 	NEED_FORMAT(&self->p, "event_filter");
@@ -728,7 +791,7 @@ static void fpf_capture(struct __test_metadata *_metadata, FIXTURE_DATA(cap) *se
 			struct fpf_count *c)
 {
 	memset(c, 0, sizeof(*c));
-	c->expect_flags = spe_env_long("SPE_EXP_EFT", 0) == 1;
+	c->expect_flags = spe_env_long("SPE_EXP_FPF", 0) == 1;
 	ASSERT_OPEN(capture_hook(&self->p, &self->a, 0, -1, WL_SIMDFP, &self->e, &self->st,
 				 &self->s, fpf_hook, c), &self->s);
 	EXPECT_VALID(&self->st);
