@@ -139,6 +139,8 @@ props crr-needs-v1p4 max,spe-version=4,spe-crr=on spe-version
 props fpf-needs-v1p4 max,spe-version=4,spe-fpf=on spe-version
 props accepted max,spe-model=flat,spe-l1d-kib=32,spe-l2-kib=512,spe-llc-kib=4096,spe-el3-nspb=0
 run KNOB 1 max,spe-fault=ea:2,spe-strict=off
+run ERND 1 max,spe-ernd=on
+run ERND 1 max
 for v in 1 2 3 4 5; do
 	run EVFR 1 "max,spe-version=$v,spe-strict=off"
 done

@@ -19,7 +19,8 @@
  * collisions), -DMODE_EL2 (PMBIDR_EL1.P from EL2 and EL1, booted at EL2
  * with virtualization=on), -DMODE_EL3 (PMBIDR_EL1.P with MDCR_EL3.NSPB
  * giving the buffer to Secure state, booted at EL3 with secure=on),
- * -DMODE_FLAGS (spe-crr=on, spe-fpf=on: Branch CR, Other ASE/FP).
+ * -DMODE_FLAGS (spe-crr=on, spe-fpf=on: Branch CR, Other ASE/FP),
+ * -DMODE_ERND (PMSICR_EL1.ECOUNT with and without PMSIDR_EL1.ERnd).
  *
  * The modes other than STRICT, EL2 and EL3 run with spe-strict=off: their
  * probes disable the buffer while profiling is enabled, which strict mode
@@ -536,6 +537,25 @@ static void t_align(void)
     ISB();
 }
 
+#elif defined(MODE_ERND)
+
+/*
+ * PMSICR_EL1.ECOUNT, bits [63:56]: the secondary counter when
+ * PMSIDR_EL1.ERnd is 1, RES0 when it is 0 (SPE supplement 4.3.10). Run
+ * with spe-ernd=on and off.
+ */
+static void t_ecount(void)
+{
+    int ernd = (RD(PMSIDR_EL1) >> 5) & 1;
+    uint64_t want = ernd ? 0xff000000ffffffffULL : 0xffffffffULL;
+    const char *n = ernd ? "pmsicr_ecount_with_ernd" : "pmsicr_ecount_res0";
+
+    WR(PMSICR_EL1, ~0ULL);
+    CHECK_EQ(n, "PMSICR", RD(PMSICR_EL1), want);
+    WR(PMSICR_EL1, 0);
+    result(n, 1, "", 0, 0);
+}
+
 #elif defined(MODE_FLAGS)
 
 /*
@@ -621,9 +641,9 @@ static void t_res0(void)
     /* PMSIRR_EL1: INTERVAL[31:8], RND[0] (4.3.12) */
     WR(PMSIRR_EL1, ones);
     CHECK_EQ(n, "PMSIRR", RD(PMSIRR_EL1), 0xffffff01);
-    /* PMSICR_EL1: ECOUNT[63:56], COUNT[31:0] */
+    /* PMSICR_EL1: COUNT[31:0]; ECOUNT RES0 with ERnd = 0 (t_ecount()) */
     WR(PMSICR_EL1, ones);
-    CHECK_EQ(n, "PMSICR", RD(PMSICR_EL1), 0xff000000ffffffffULL);
+    CHECK_EQ(n, "PMSICR", RD(PMSICR_EL1), 0xffffffffULL);
     /* PMSFCR_EL1: FE FT FL FnE, B LD ST (4.3.9; FnE: FEAT_SPEv1p2) */
     WR(PMSFCR_EL1, ones);
     CHECK_EQ(n, "PMSFCR", RD(PMSFCR_EL1), 0x7000f);
@@ -1772,6 +1792,8 @@ int main(void)
     t_model();
 #elif defined(MODE_FLAGS)
     t_flags();
+#elif defined(MODE_ERND)
+    t_ecount();
 #else
     gic_init();
     t_id();
