@@ -197,11 +197,12 @@ void spe_decoder_init(struct spe_decoder *d, const void *buf, size_t len,
 int spe_decoder_next(struct spe_decoder *d, struct spe_record *rec);
 
 /*
- * Batch record iterator: up to max records into recs[], the same records,
- * stats and errors as that many calls of spe_decoder_next(), at a fraction
- * of the cost per record. Returns how many it stored (0 at the end), or a
- * negative error when the first record is one (d->err filled, as there);
- * an error ends a batch before it, so that the next call reports it.
+ * Batch record iterator: up to max (>= 1) records into recs[], the same
+ * records, stats and errors as that many calls of spe_decoder_next(), with
+ * the position and the counts kept in registers across the batch. Returns
+ * how many it stored (0 at the end), or a negative error when the first
+ * record is one (d->err filled, as there); an error ends a batch before
+ * it, so that the next call reports it.
  */
 int spe_decoder_next_records(struct spe_decoder *d, struct spe_record *recs,
 			     unsigned int max);
@@ -216,11 +217,12 @@ int spe_decoder_next_records(struct spe_decoder *d, struct spe_record *recs,
 int spe_decoder_next_packet(struct spe_decoder *d, struct spe_packet *pkt);
 
 /*
- * Batch packet iterator: up to max packets into pkts[], the same packets,
- * stats and errors as that many calls of spe_decoder_next_packet(), at a
- * fraction of the cost per packet. Returns how many it stored (0 at the
- * end), or a negative error when the first packet is one (d->err filled,
- * as there); a packet that fails ends a batch before it, so that the next
+ * Batch packet iterator: up to max (>= 1) packets into pkts[], the same
+ * packets, stats and errors as that many calls of
+ * spe_decoder_next_packet(), with the position and the counts kept in
+ * registers across the batch. Returns how many it stored (0 at the end),
+ * or a negative error when the first packet is one (d->err filled, as
+ * there); a packet that fails ends a batch before it, so that the next
  * call reports it.
  */
 int spe_decoder_next_packets(struct spe_decoder *d, struct spe_packet *pkts,
