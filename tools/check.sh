@@ -105,7 +105,7 @@ if want vm; then
 		run_suite perf tools/perf/vm-suite.sh "$qemu_spe" "$kid"
 		# perf's record/report flows and its own Arm SPE shell test
 		# against mainline's driver as well (the second witness).
-		PERF_DRIVER=mainline PERF_ONLY="perf_list perf_record perf_decode perf_report perf_shell_arm_spe_fork" \
+		PERF_DRIVER=mainline PERF_ONLY="perf_list perf_record perf_decode perf_report perf_report_parity perf_shell_arm_spe_fork" \
 			run_suite perf-mainline tools/perf/vm-suite.sh "$qemu_spe" "$kid"
 		run_suite stress tools/stress/vm-suite.sh "$qemu_spe" "$kid"
 		run_suite pcsr selftests/arm_pcsr/vm-suite.sh "$qemu_spe" "$kid"

@@ -30,7 +30,12 @@ rm -f "$stage.module.log"
 cp "$top/build/$kid/arm_spe_perf.ko" "$stage/"
 spe_log "guest programs (static arm64)"
 make -s -C "$top/selftests/arm_spe/perf" CROSS_COMPILE=$cross OUT="$bin" >&2
-make -s -C "$top/tools/decoder" CROSS_COMPILE=$cross OUT="$top/build/perf/decoder-arm64" cli >&2
+# spe-decode report names symbols with libelf: the static arm64 one that
+# spe_observe links (Debian's -dev packages, unpacked, never installed)
+deps=$("$top/selftests/arm_spe/get-bpf-deps.sh") || spe_die "no static arm64 libelf (get-bpf-deps.sh)"
+make -s -C "$top/tools/decoder" CROSS_COMPILE=$cross OUT="$top/build/perf/decoder-arm64" \
+	LIBELF=1 ELF_CFLAGS="-I$deps/usr/include" LDFLAGS="-L$deps/usr/lib/aarch64-linux-gnu" \
+	ELF_LIBS="-lelf -lz -lzstd" cli >&2
 cp "$bin/spe_workload" "$bin/spe_workload.syms" "$bin/spe_model_workload" \
 	"$bin/perf_aux_extract" "$stage/"
 cp "$top/build/perf/decoder-arm64/spe-decode" "$stage/"

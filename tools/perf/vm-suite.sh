@@ -63,6 +63,7 @@ perf_list	60	./perf_list.sh
 perf_record	300	./perf_record.sh 0.3
 perf_decode	120	./perf_decode.sh
 perf_report	300	./perf_report.sh
+perf_report_parity	300	./perf_report_parity.sh
 perf_script	400	./perf_script.sh
 perf_dump	400	./perf_dump.sh 0.1 2048
 perf_filters	240	./perf_filters.sh ${PERF_MIN_LATENCY:-4} 0.5
