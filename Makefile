@@ -68,7 +68,7 @@ help:
 	@echo "make modules-all  build for every supported kernel with W=1"
 	@echo "make check        install what is missing and run every test suite"
 	@echo "make qemu         build the SPE-enabled QEMU"
-	@echo "make bench        emulation overhead, decoder throughput and driver data loss, one table of ratios"
+	@echo "make bench        emulation overhead, decoder throughput, driver data loss and report speed, one table of ratios"
 	@echo "make stress       long reliability runs: fuzz, stress, fault injection (KERNEL=, FUZZ_SECONDS=)"
 	@echo "make mutants     driver mutants against the suites: each must be killed (NAMES=)"
 	@echo "make run          perf record/report/script under the emulated SPE (PROG= ARGS= KEEP=perf.data)"

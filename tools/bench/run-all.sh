@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# `make bench`: run the three benchmarks side by side and print one table
+# `make bench`: run the four benchmarks side by side and print one table
 # of ratios.
 #   1. emulation overhead  tools/bench/qemu-overhead.sh: QEMU CPU time with
 #      the FEAT_SPE series against the same QEMU without it
@@ -12,9 +12,13 @@
 #   3. driver data loss    tools/bench/data-loss.sh: records delivered to
 #      user space against records the emulated SPU wrote, and sampling
 #      coverage, at the minimum interval on every vCPU
+#   4. report              tools/bench/report-bench.sh: spe-decode report
+#      against perf report on the same perf.data in the perf guest, both
+#      checked to attribute the workload's samples alike
 # Each benchmark's full output goes to build/bench/<name>.txt; the table
 # comes last. Exit 1 if a benchmark fails or prints no figure.
-# Environment: QEMU_RUNS (default 3), DECODER_MB (default 256).
+# Environment: QEMU_RUNS (default 3), DECODER_MB (default 256),
+# REPORT_RUNS (default 3).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -35,6 +39,7 @@ run() {
 run qemu-overhead "$here/qemu-overhead.sh" "${QEMU_RUNS:-3}"
 run decoder "$here/decoder-bench.sh" --size "${DECODER_MB:-256}"
 run data-loss "$here/data-loss.sh"
+run report "$here/report-bench.sh" "${REPORT_RUNS:-3}"
 
 row() { printf '%-20s %-36s %9s  %s\n' "$@"; }
 missing() { spe_die "no figure for $1 in $out/$2.txt"; }
@@ -53,7 +58,8 @@ drows=$(awk '
 	/^== trace / { t = $3 }
 	/^memory read bandwidth/ { bw[t] = $6 }
 	/^ratio ours\/perf: records/ { gsub(/[x,]/, ""); rr[t] = $4; pr[t] = $6 }
-	/^share of read bandwidth: records/ { gsub(/[%,]/, ""); sh[t] = $6 }
+	/^ratio batch\/perf: records/ { gsub(/[x,]/, ""); rb[t] = $4; pb[t] = $6 }
+	/^share of read bandwidth: records/ { gsub(/[%,]/, ""); sh[t] = $6; sb[t] = $10 }
 	/^ratio --summary\/perf process:/ { gsub(/x/, ""); sp[t] = $4 }
 	/^json MB\/s:/ { js[t] = $3 }
 	/^csv MB\/s:/ { cs[t] = $3 }
@@ -64,8 +70,11 @@ drows=$(awk '
 			t = ts[i]
 			if (!(t in rr)) continue
 			printf "%s|record iterator / perf loop|%s|>= 3\n", t, rr[t]
+			printf "%s|  batched (64 a call)|%s|>= 3\n", t, rb[t]
 			printf "%s|packet iterator / perf loop|%s|>= 2\n", t, pr[t]
+			printf "%s|  batched (256 a call)|%s|>= 2\n", t, pb[t]
 			printf "%s|records, %% of read bw (%.0f MB/s)|%s|>= 25\n", t, bw[t], sh[t]
+			printf "%s|  batched|%s|>= 25\n", t, sb[t]
 			printf "%s|--summary / perf process|%s|>= 2\n", t, sp[t]
 			printf "%s|--json MB/s of trace|%s|>= 250\n", t, js[t]
 			printf "%s|--csv MB/s of trace|%s|-\n", t, cs[t]
@@ -92,3 +101,7 @@ while read -r cfg1 cfg2 rest; do
 	n=$((n + 1))
 done <"$out/data-loss.txt"
 [ "$n" -gt 0 ] || missing "data loss" data-loss
+read -r rp rs rr < <(sed -n 's/^report: perf report \([0-9]*\) ms, spe-decode report \([0-9]*\) ms, ratio \([0-9.]*\)$/\1 \2 \3/p' \
+	"$out/report.txt") || rr=""
+[ -n "$rr" ] || missing "the report ratio" report
+row "report (guest)" "perf report / spe-decode report ($rp/$rs ms)" "$rr" ">= 10"
