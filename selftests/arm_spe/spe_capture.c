@@ -583,6 +583,57 @@ TEST_F(cap, crr_branch_kinds_match_instructions)
 	}
 }
 
+/*
+ * FEAT_SPE_PBT, D18.2.1 Address INDEX 4: "the target virtual address of
+ * the most recently taken branch operation in program order before the
+ * sampled operation". In the branch workload's loop every taken branch
+ * (B.EQ, BL, RET, B.NE) lands inside it, so once the loop runs, each
+ * record there carries a previous branch target within the loop, at the
+ * workload's EL; only the first operations after the call into it see the
+ * caller's BL. Without PBT no record has the packet.
+ */
+struct pbt_count {
+	uint64_t in_wl, with_pbt, pbt_in_wl, any_pbt;
+};
+
+static void pbt_hook(const struct spe_record *r, void *arg, struct spe_stats *st)
+{
+	struct pbt_count *c = arg;
+	uint64_t pc = spe_addr_va_sext(r->addr[SPE_ADDR_IDX_PC]);
+	uint64_t pbt = spe_addr_va_sext(r->addr[SPE_ADDR_IDX_PREV_BR_TGT]);
+	int has = !!(r->present & SPE_REC_ADDR(SPE_ADDR_IDX_PREV_BR_TGT));
+
+	c->any_pbt += has;
+	if (SPE_ADDR_EL(r->addr[SPE_ADDR_IDX_PC]) != 0 ||
+	    pc < (uint64_t)(uintptr_t)spe_wl_branch || pc >= (uint64_t)(uintptr_t)spe_wl_branch_end)
+		return;
+	c->in_wl++;
+	c->with_pbt += has;
+	c->pbt_in_wl += has && SPE_ADDR_EL(r->addr[SPE_ADDR_IDX_PREV_BR_TGT]) == 0 &&
+			pbt >= (uint64_t)(uintptr_t)spe_wl_branch &&
+			pbt < (uint64_t)(uintptr_t)spe_wl_branch_end;
+}
+
+TEST_F(cap, pbt_previous_branch_target_in_loop)
+{
+	struct pbt_count c = { 0 };
+	int pbt = spe_env_long("SPE_EXP_PBT", 0) == 1;
+
+	ASSERT_OPEN(capture_hook(&self->p, &self->a, 0, -1, WL_BRANCH, &self->e, &self->st, &self->s,
+				 pbt_hook, &c), &self->s);
+	EXPECT_VALID(&self->st);
+	TH_LOG("PBT %d: %llu workload records, %llu with a previous branch target, %llu of them in the loop; %llu records with one in all",
+	       pbt, (unsigned long long)c.in_wl, (unsigned long long)c.with_pbt,
+	       (unsigned long long)c.pbt_in_wl, (unsigned long long)c.any_pbt);
+	ASSERT_GT(c.in_wl, 20);
+	if (!pbt) {
+		EXPECT_EQ(0, c.any_pbt);
+		return;
+	}
+	EXPECT_EQ(c.in_wl, c.with_pbt);
+	EXPECT_GE(c.pbt_in_wl * 100, c.in_wl * 95);
+}
+
 TEST_F(cap, event_filter_misaligned)
 {
 	NEED_FORMAT(&self->p, "event_filter");

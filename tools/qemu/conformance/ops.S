@@ -86,6 +86,15 @@ spe_spin:
 	probe	op_fadd_v, "nop", "fadd v0.4s, v1.4s, v2.4s"
 
 /*
+ * FEAT_SPE_PBT: the sampled ADD's previous branch target is 91 (the taken
+ * B), the probe's entry (the caller's BLR: the B.NE is not taken), or
+ * 93 (the target of a RET).
+ */
+	probe	op_pbt_b, "b 91f; 91:", "add x3, x2, x1"
+	probe	op_pbt_nt, "cmp x2, x2; b.ne 92f; 92:", "add x3, x2, x1"
+	probe	op_pbt_ret, "adr x30, 93f; ret; 93:", "add x3, x2, x1", 1
+
+/*
  * The classifier's cases (emulation.rst, "Operation classification"):
  * one probe per decode bug fixed, and the unspecified-register forms.
  */

@@ -125,7 +125,7 @@ echo "# qemu: $qemu"
 # The serial model (spe-strict=off): the probes disable the buffer while
 # profiling is enabled, which strict mode reports. The record contents
 # checked there are those of the flat model (constant latencies).
-run SPE 53 max,spe-strict=off,spe-model=flat
+run SPE 54 max,spe-strict=off,spe-model=flat
 # FEAT_SPE_CRR and FEAT_SPE_FPF
 run FLAGS 11 max,spe-crr=on,spe-fpf=on,spe-strict=off,spe-model=flat
 run NOSPE 2 max,spe=off
@@ -137,10 +137,13 @@ props llc-too-big max,spe-llc-kib=2097152 spe-llc-kib
 props el3-nspb-out-of-range max,spe-el3-nspb=4 spe-el3-nspb
 props crr-needs-v1p4 max,spe-version=4,spe-crr=on spe-version
 props fpf-needs-v1p4 max,spe-version=4,spe-fpf=on spe-version
+props pbt-needs-v1p2 max,spe-version=2,spe-pbt=on,spe-maxsize=128 spe-version
+props pbt-needs-maxsize-128 max,spe-pbt=on spe-maxsize
 props accepted max,spe-model=flat,spe-l1d-kib=32,spe-l2-kib=512,spe-llc-kib=4096,spe-el3-nspb=0
 run KNOB 1 max,spe-fault=ea:2,spe-strict=off
 run ERND 1 max,spe-ernd=on
 run ERND 1 max
+run PBT 4 max,spe-pbt=on,spe-maxsize=128,spe-strict=off,spe-model=flat
 for v in 1 2 3 4 5; do
 	run EVFR 1 "max,spe-version=$v,spe-strict=off"
 done

@@ -20,7 +20,8 @@
  * with virtualization=on), -DMODE_EL3 (PMBIDR_EL1.P with MDCR_EL3.NSPB
  * giving the buffer to Secure state, booted at EL3 with secure=on),
  * -DMODE_FLAGS (spe-crr=on, spe-fpf=on: Branch CR, Other ASE/FP),
- * -DMODE_ERND (PMSICR_EL1.ECOUNT with and without PMSIDR_EL1.ERnd).
+ * -DMODE_ERND (PMSICR_EL1.ECOUNT with and without PMSIDR_EL1.ERnd),
+ * -DMODE_PBT (spe-pbt=on: the previous branch target).
  *
  * The modes other than STRICT, EL2 and EL3 run with spe-strict=off: their
  * probes disable the buffer while profiling is enabled, which strict mode
@@ -192,7 +193,7 @@ PROBE(op_ld1d) PROBE(op_st1d) PROBE(op_csel_fail) PROBE(op_fcsel_fail)
 PROBE(op_dczva) PROBE(op_prfm) PROBE(op_ld1d_first) PROBE(op_st1d_first)
 PROBE(op_ld1w_dpred) PROBE(op_ld1w_d) PROBE(op_ld1rqb_vl16)
 PROBE(op_bl) PROBE(op_blr) PROBE(op_ret) PROBE(op_fadd_d) PROBE(op_add_v)
-PROBE(op_fadd_v)
+PROBE(op_fadd_v) PROBE(op_pbt_b) PROBE(op_pbt_nt) PROBE(op_pbt_ret)
 extern char op_ldrsw_lit_data[];
 
 /* ---------------------------------------------------------------- */
@@ -537,6 +538,33 @@ static void t_align(void)
     ISB();
 }
 
+#elif defined(MODE_PBT)
+
+/*
+ * FEAT_SPE_PBT (spe-pbt=on, spe-maxsize=128), D18.2.1 INDEX 4: "the target
+ * virtual address of the most recently taken branch operation in program
+ * order before the sampled operation", with NS and EL as for the PC.
+ */
+static void t_pbt_one(const char *n, probe_fn *fn, uint64_t want)
+{
+    uint64_t end = probe_run(fn, 0, 5);
+    Pkt k = find_pkt(BUF_BASE, end, 0xb4, 0xff);
+
+    CHECK_EQ(n, "PBT packet", k.found, 1);
+    CHECK_EQ(n, "PBT", k.payload, want | (1ULL << 61) | (1ULL << 63));
+    result(n, 1, "", 0, 0);
+}
+
+static void t_pbt(void)
+{
+    /* the first instruction of each probe is 4 bytes before its label */
+    t_pbt_one("pbt_taken_b", op_pbt_b, (uint64_t)op_pbt_b + 4);
+    t_pbt_one("pbt_not_taken_bcond_skipped", op_pbt_nt, (uint64_t)op_pbt_nt);
+    t_pbt_one("pbt_ret", op_pbt_ret, (uint64_t)op_pbt_ret + 12);
+    result("pmsidr_pbt", (RD(PMSIDR_EL1) >> 24) & 1, "PMSIDR_EL1.PBT",
+           (RD(PMSIDR_EL1) >> 24) & 1, 1);
+}
+
 #elif defined(MODE_ERND)
 
 /*
@@ -778,6 +806,14 @@ static void t_ops(void)
             0x4a, 0x00, 0, (uint64_t)op_bl_after, ret);
     t_probe("fpf_absent_fadd_vector_no_flags", op_fadd_v, op_fadd_v_target,
             0, 0, 0x48, 0x00, 0, 0, ret);
+    /* Without FEAT_SPE_PBT, no Address packet INDEX 4 */
+    {
+        uint64_t end = probe_run(op_pbt_b, 0, 5);
+
+        result("pbt_absent_no_packet",
+               !find_pkt(BUF_BASE, end, 0xb4, 0xff).found, "PBT packet",
+               1, 0);
+    }
 }
 
 /*
@@ -1794,6 +1830,8 @@ int main(void)
     t_flags();
 #elif defined(MODE_ERND)
     t_ecount();
+#elif defined(MODE_PBT)
+    t_pbt();
 #else
     gic_init();
     t_id();
