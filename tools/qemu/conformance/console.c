@@ -91,3 +91,12 @@ int64_t psci_cpu_on(uint64_t mpidr, uint64_t entry, uint64_t ctx)
                      : "memory");
     return (int64_t)x0;
 }
+
+/* A trap to EL2 nobody expects: bail out (tests.c overrides it). */
+__attribute__((weak)) uint64_t el2_trap_handler(uint64_t esr, uint64_t elr);
+__attribute__((weak)) uint64_t el2_trap_handler(uint64_t esr, uint64_t elr)
+{
+    (void)esr;
+    (void)elr;
+    return 0;
+}

@@ -153,6 +153,7 @@ run ALIGN 2 max,spe-maxsize=2048,spe-align=2048,spe-strict=off
 run STRICT 10 max,spe-strict=on,spe-seed=1
 run EL2 3 max virtualization=on
 run EL3 3 max virtualization=on,secure=on
+run FGT 7 max virtualization=on
 # The memory-hierarchy model (the default) with Data Source packets
 run MODEL 12 max,spe-strict=off,spe-lds=on "" 2
 run PCSR 30 max pcsr=on 2 # FEAT_PCSR: Documentation/pcsr.rst

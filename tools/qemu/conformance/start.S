@@ -68,7 +68,7 @@ vectors:
 	vent	irq_entry
 	vent	bad_6
 	vent	bad_7
-	vent	bad_8
+	vent	lower_sync_entry
 	vent	bad_9
 	vent	bad_10
 	vent	bad_11
@@ -83,7 +83,6 @@ vectors:
 	bad	3
 	bad	6
 	bad	7
-	bad	8
 	bad	9
 	bad	10
 	bad	11
@@ -93,10 +92,11 @@ vectors:
 	bad	15
 
 /*
- * Synchronous exception from EL1: sync_handler(esr, elr) returns the
- * address to resume at (tests probing for UNDEFINED), or 0 to bail out.
+ * An exception entry that keeps the caller-saved registers: \fn(ESR_\el,
+ * ELR_\el) returns the address to resume at, or 0 to bail out at \bail.
  */
-sync_entry:
+	.macro	resume_entry, name, el, fn, bail
+\name:
 	sub	sp, sp, #(24 * 8)
 	stp	x0, x1, [sp, #0]
 	stp	x2, x3, [sp, #16]
@@ -108,11 +108,11 @@ sync_entry:
 	stp	x14, x15, [sp, #112]
 	stp	x16, x17, [sp, #128]
 	stp	x18, x30, [sp, #144]
-	mrs	x0, esr_el1
-	mrs	x1, elr_el1
-	bl	sync_handler
-	cbz	x0, bad_4
-	msr	elr_el1, x0
+	mrs	x0, esr_\el
+	mrs	x1, elr_\el
+	bl	\fn
+	cbz	x0, \bail
+	msr	elr_\el, x0
 	ldp	x0, x1, [sp, #0]
 	ldp	x2, x3, [sp, #16]
 	ldp	x4, x5, [sp, #32]
@@ -125,8 +125,23 @@ sync_entry:
 	ldp	x18, x30, [sp, #144]
 	add	sp, sp, #(24 * 8)
 	eret
+	.endm
 
+/*
+ * Synchronous exception from EL1: sync_handler(esr, elr) (tests probing
+ * for UNDEFINED).
+ */
+	resume_entry sync_entry, el1, sync_handler, bad_4
 	bad	4
+
+/*
+ * Synchronous exception from a lower EL: taken to EL2 (a trap, when the
+ * program runs EL1 code under its own EL2): el2_trap_handler(esr, elr).
+ * Used with VBAR_EL2 = VBAR_EL1 (tests.c, el2_to_el1_trap_stack()); the
+ * same entry at EL1 would be an exception from EL0, which never runs.
+ */
+	resume_entry lower_sync_entry, el2, el2_trap_handler, bad_8
+	bad	8
 
 irq_entry:
 	sub	sp, sp, #(24 * 8)

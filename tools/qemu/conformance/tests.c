@@ -21,7 +21,8 @@
  * giving the buffer to Secure state, booted at EL3 with secure=on),
  * -DMODE_FLAGS (spe-crr=on, spe-fpf=on: Branch CR, Other ASE/FP),
  * -DMODE_ERND (PMSICR_EL1.ECOUNT with and without PMSIDR_EL1.ERnd),
- * -DMODE_PBT (spe-pbt=on: the previous branch target).
+ * -DMODE_PBT (spe-pbt=on: the previous branch target), -DMODE_FGT (the
+ * FEAT_FGT trap bits of the SPE registers, EL1 code under EL2).
  *
  * The modes other than STRICT, EL2 and EL3 run with spe-strict=off: their
  * probes disable the buffer while profiling is enabled, which strict mode
@@ -1258,7 +1259,7 @@ static void t_coll(void)
     spe_reset_regs();
 }
 
-#elif defined(MODE_EL2) || defined(MODE_EL3)
+#elif defined(MODE_EL2) || defined(MODE_EL3) || defined(MODE_FGT)
 
 static uint64_t current_el(void)
 {
@@ -1276,7 +1277,7 @@ static int at_el(const char *n, uint64_t want)
 }
 
 /* Test @n: PMBIDR_EL1.P reads @want at EL@el. */
-static void expect_p(const char *n, uint64_t el, uint64_t want)
+static __attribute__((unused)) void expect_p(const char *n, uint64_t el, uint64_t want)
 {
     ISB();
     CHECK_EQ(n, "CurrentEL", current_el(), el);
@@ -1298,7 +1299,7 @@ static void expect_p(const char *n, uint64_t el, uint64_t want)
     } while (0)
 
 /* From EL2 to EL1h (AArch64, DAIF masked) on the same stack. */
-static void el2_to_el1(void)
+static __attribute__((unused)) void el2_to_el1(void)
 {
     WR(hcr_el2, 1ULL << 31);             /* RW: EL1 is AArch64 */
     WR(vbar_el1, RD(vbar_el2));
@@ -1332,6 +1333,86 @@ static void t_pmbidr_p_el1(void)
     WR(mdcr_el2, 1 << 14);
     el2_to_el1();
     expect_p("pmbidr_p_el1_owner_el2", 1, 1);
+}
+
+#elif defined(MODE_FGT)
+
+/*
+ * FEAT_FGT: HDFGRTR_EL2/HDFGWTR_EL2 trap EL1's accesses to the FEAT_SPE
+ * registers to EL2 (ESR_EL2.EC 0x18, the register's encoding in the ISS),
+ * a read and a write bit each; nPMSNEVFR_EL1 (bit 62) traps when 0.
+ * el2_trap_handler() counts the traps and skips the instruction.
+ */
+#define HDFGRTR_EL2 "s3_4_c3_c1_4"
+#define HDFGWTR_EL2 "s3_4_c3_c1_5"
+#define RD_S(r) ({ uint64_t v_; __asm__ volatile("mrs %0, " r : "=r"(v_) :: "memory"); v_; })
+#define WR_S(r, v) __asm__ volatile("msr " r ", %0" :: "r"((uint64_t)(v)) : "memory")
+
+static volatile uint64_t traps, trap_esr;
+
+uint64_t el2_trap_handler(uint64_t esr, uint64_t elr);
+uint64_t el2_trap_handler(uint64_t esr, uint64_t elr)
+{
+    if ((esr >> 26) != 0x18) {
+        return 0;
+    }
+    traps++;
+    trap_esr = esr;
+    return elr + 4;
+}
+
+/* ISS of a trapped MRS (Direction 1) or MSR of S3_0_C9_C@crm_@op2, Rt any */
+static int iss_is(uint64_t esr, int read, int crm, int op2)
+{
+    return (esr & 1) == (uint64_t)read && ((esr >> 1) & 0xf) == (uint64_t)crm &&
+           ((esr >> 10) & 0xf) == 9 && ((esr >> 14) & 7) == 0 &&
+           ((esr >> 17) & 7) == (uint64_t)op2 && ((esr >> 20) & 3) == 3;
+}
+
+/* Test @n: the access @acc traps (@want 1, with that ISS) or not. */
+#define EXPECT_TRAP(n, acc, want, read, crm, op2) do {                    \
+        uint64_t t0_ = traps;                                             \
+        acc;                                                              \
+        ISB();                                                            \
+        CHECK_EQ(n, "traps", traps - t0_, (uint64_t)(want));              \
+        if (want) {                                                       \
+            CHECK_EQ(n, "ISS", iss_is(trap_esr, read, crm, op2), 1);       \
+        }                                                                 \
+        result(n, 1, "", 0, 0);                                           \
+    } while (0)
+
+/*
+ * From EL2 to EL1h on the same stack, as el2_to_el1(), but with EL2's SP
+ * 16 KiB lower and start.S's vector table at EL2 too: the traps to EL2
+ * then run below anything EL1 uses (EL2 with its MMU off).
+ */
+static void el2_to_el1_trap_stack(void)
+{
+    WR(hcr_el2, 1ULL << 31);             /* RW: EL1 is AArch64 */
+    WR(vbar_el2, RD(vbar_el1));
+    WR(spsr_el2, 0x3c5);                 /* EL1h, DAIF masked */
+    __asm__ volatile("mov x1, sp; msr sp_el1, x1; sub x1, x1, #16384\n"
+                     "adr x0, 1f; msr elr_el2, x0; mov sp, x1; eret; 1:"
+                     ::: "x0", "x1", "memory");
+}
+
+static void t_fgt(void)
+{
+    if (!at_el("fgt_pmscr_read_traps", 2)) {
+        return;
+    }
+    WR(mdcr_el2, 3 << 12);      /* E2PB 0b11: EL1 owns the buffer, no TPMS */
+    /* reads of PMSCR_EL1 and PMSIDR_EL1 trap; nPMSNEVFR_EL1 0 for reads */
+    WR_S(HDFGRTR_EL2, (1ULL << 26) | (1ULL << 30));
+    WR_S(HDFGWTR_EL2, 1ULL << 62);
+    el2_to_el1_trap_stack();
+    EXPECT_TRAP("fgt_pmscr_read_traps", (void)RD(PMSCR_EL1), 1, 1, 9, 0);
+    EXPECT_TRAP("fgt_pmscr_write_not_trapped", WR(PMSCR_EL1, 0), 0, 0, 9, 0);
+    EXPECT_TRAP("fgt_pmsidr_read_traps", (void)RD(PMSIDR_EL1), 1, 1, 9, 7);
+    EXPECT_TRAP("fgt_pmsicr_read_not_trapped", (void)RD(PMSICR_EL1), 0, 1, 9, 2);
+    EXPECT_TRAP("fgt_pmbidr_read_not_trapped", (void)RD(PMBIDR_EL1), 0, 1, 10, 7);
+    EXPECT_TRAP("fgt_npmsnevfr_0_read_traps", (void)RD_S("s3_0_c9_c9_1"), 1, 1, 9, 1);
+    EXPECT_TRAP("fgt_npmsnevfr_1_write_not_trapped", WR_S("s3_0_c9_c9_1", 0), 0, 0, 9, 1);
 }
 
 #else /* MODE_EL3 */
@@ -1824,6 +1905,8 @@ int main(void)
     t_pmbidr_p_el1();
 #elif defined(MODE_EL3)
     t_pmbidr_nspb();
+#elif defined(MODE_FGT)
+    t_fgt();
 #elif defined(MODE_MODEL)
     t_model();
 #elif defined(MODE_FLAGS)
