@@ -520,6 +520,15 @@ TEST_F(cap, event_filter_not_taken)
 	EXPECT_EQ(self->st.records, self->st.branches + cond_others);
 }
 
+/* An instruction address payload (PC, branch target) at EL0 in [lo, hi) */
+static int el0_in(uint64_t addr, const void *lo, const void *hi)
+{
+	uint64_t va = spe_addr_va_sext(addr);
+
+	return SPE_ADDR_EL(addr) == 0 && va >= (uint64_t)(uintptr_t)lo &&
+	       va < (uint64_t)(uintptr_t)hi;
+}
+
 /*
  * FEAT_SPE_CRR, D18.2.7 Branch CR: in the branch workload, BL records
  * "branch with link", RET "procedure return", B.cond "neither"; without
@@ -548,8 +557,8 @@ static void cr_hook(const struct spe_record *r, void *arg, struct spe_stats *st)
 	struct spe_op op;
 	unsigned int want;
 
-	if (!(r->present & SPE_REC_OP) || SPE_ADDR_EL(r->addr[SPE_ADDR_IDX_PC]) != 0 ||
-	    pc < (uint64_t)(uintptr_t)spe_wl_branch || pc >= (uint64_t)(uintptr_t)spe_wl_branch_end)
+	if (!(r->present & SPE_REC_OP) ||
+	    !el0_in(r->addr[SPE_ADDR_IDX_PC], spe_wl_branch, spe_wl_branch_end))
 		return;
 	spe_op_decode(r->op_class, r->op_subclass, &op);
 	if (op.kind != SPE_OP_BRANCH)
@@ -599,19 +608,15 @@ struct pbt_count {
 static void pbt_hook(const struct spe_record *r, void *arg, struct spe_stats *st)
 {
 	struct pbt_count *c = arg;
-	uint64_t pc = spe_addr_va_sext(r->addr[SPE_ADDR_IDX_PC]);
-	uint64_t pbt = spe_addr_va_sext(r->addr[SPE_ADDR_IDX_PREV_BR_TGT]);
 	int has = !!(r->present & SPE_REC_ADDR(SPE_ADDR_IDX_PREV_BR_TGT));
 
 	c->any_pbt += has;
-	if (SPE_ADDR_EL(r->addr[SPE_ADDR_IDX_PC]) != 0 ||
-	    pc < (uint64_t)(uintptr_t)spe_wl_branch || pc >= (uint64_t)(uintptr_t)spe_wl_branch_end)
+	if (!el0_in(r->addr[SPE_ADDR_IDX_PC], spe_wl_branch, spe_wl_branch_end))
 		return;
 	c->in_wl++;
 	c->with_pbt += has;
-	c->pbt_in_wl += has && SPE_ADDR_EL(r->addr[SPE_ADDR_IDX_PREV_BR_TGT]) == 0 &&
-			pbt >= (uint64_t)(uintptr_t)spe_wl_branch &&
-			pbt < (uint64_t)(uintptr_t)spe_wl_branch_end;
+	c->pbt_in_wl += has && el0_in(r->addr[SPE_ADDR_IDX_PREV_BR_TGT], spe_wl_branch,
+				      spe_wl_branch_end);
 }
 
 TEST_F(cap, pbt_previous_branch_target_in_loop)
@@ -817,9 +822,7 @@ static void fpf_hook(const struct spe_record *r, void *arg, struct spe_stats *st
 	c->ase_only += ase && !fp;
 	c->fp_only += fp && !ase;
 	c->both += ase && fp;
-	if (SPE_ADDR_EL(r->addr[SPE_ADDR_IDX_PC]) != 0 ||
-	    pc < (uint64_t)(uintptr_t)spe_wl_simdfp ||
-	    pc >= (uint64_t)(uintptr_t)spe_wl_simdfp_end)
+	if (!el0_in(r->addr[SPE_ADDR_IDX_PC], spe_wl_simdfp, spe_wl_simdfp_end))
 		return;
 	c->in_wl++;
 	{

@@ -1298,12 +1298,19 @@ static __attribute__((unused)) void expect_p(const char *n, uint64_t el, uint64_
                          ::: "x0", "memory");                            \
     } while (0)
 
-/* From EL2 to EL1h (AArch64, DAIF masked) on the same stack. */
-static __attribute__((unused)) void el2_to_el1(void)
+/*
+ * From EL2 to EL1h (AArch64, DAIF masked) on the same stack, with
+ * start.S's vector table at EL2 too and EL2's SP 16 KiB lower: a trap to
+ * EL2 (MODE_FGT) then runs below anything EL1 uses.
+ */
+static void el2_to_el1(void)
 {
     WR(hcr_el2, 1ULL << 31);             /* RW: EL1 is AArch64 */
-    WR(vbar_el1, RD(vbar_el2));
-    ERET_DOWN(el2, sp_el1, 0x3c5);       /* EL1h, DAIF masked */
+    WR(vbar_el2, RD(vbar_el1));
+    WR(spsr_el2, 0x3c5);                 /* EL1h, DAIF masked */
+    __asm__ volatile("mov x1, sp; msr sp_el1, x1; sub x1, x1, #16384\n"
+                     "adr x0, 1f; msr elr_el2, x0; mov sp, x1; eret; 1:"
+                     ::: "x0", "x1", "memory");
 }
 
 #if defined(MODE_EL2)
@@ -1343,10 +1350,8 @@ static void t_pmbidr_p_el1(void)
  * a read and a write bit each; nPMSNEVFR_EL1 (bit 62) traps when 0.
  * el2_trap_handler() counts the traps and skips the instruction.
  */
-#define HDFGRTR_EL2 "s3_4_c3_c1_4"
-#define HDFGWTR_EL2 "s3_4_c3_c1_5"
-#define RD_S(r) ({ uint64_t v_; __asm__ volatile("mrs %0, " r : "=r"(v_) :: "memory"); v_; })
-#define WR_S(r, v) __asm__ volatile("msr " r ", %0" :: "r"((uint64_t)(v)) : "memory")
+#define HDFGRTR_EL2     s3_4_c3_c1_4
+#define HDFGWTR_EL2     s3_4_c3_c1_5
 
 static volatile uint64_t traps, trap_esr;
 
@@ -1381,21 +1386,6 @@ static int iss_is(uint64_t esr, int read, int crm, int op2)
         result(n, 1, "", 0, 0);                                           \
     } while (0)
 
-/*
- * From EL2 to EL1h on the same stack, as el2_to_el1(), but with EL2's SP
- * 16 KiB lower and start.S's vector table at EL2 too: the traps to EL2
- * then run below anything EL1 uses (EL2 with its MMU off).
- */
-static void el2_to_el1_trap_stack(void)
-{
-    WR(hcr_el2, 1ULL << 31);             /* RW: EL1 is AArch64 */
-    WR(vbar_el2, RD(vbar_el1));
-    WR(spsr_el2, 0x3c5);                 /* EL1h, DAIF masked */
-    __asm__ volatile("mov x1, sp; msr sp_el1, x1; sub x1, x1, #16384\n"
-                     "adr x0, 1f; msr elr_el2, x0; mov sp, x1; eret; 1:"
-                     ::: "x0", "x1", "memory");
-}
-
 static void t_fgt(void)
 {
     if (!at_el("fgt_pmscr_read_traps", 2)) {
@@ -1403,16 +1393,16 @@ static void t_fgt(void)
     }
     WR(mdcr_el2, 3 << 12);      /* E2PB 0b11: EL1 owns the buffer, no TPMS */
     /* reads of PMSCR_EL1 and PMSIDR_EL1 trap; nPMSNEVFR_EL1 0 for reads */
-    WR_S(HDFGRTR_EL2, (1ULL << 26) | (1ULL << 30));
-    WR_S(HDFGWTR_EL2, 1ULL << 62);
-    el2_to_el1_trap_stack();
+    WR(HDFGRTR_EL2, (1ULL << 26) | (1ULL << 30));
+    WR(HDFGWTR_EL2, 1ULL << 62);
+    el2_to_el1();
     EXPECT_TRAP("fgt_pmscr_read_traps", (void)RD(PMSCR_EL1), 1, 1, 9, 0);
     EXPECT_TRAP("fgt_pmscr_write_not_trapped", WR(PMSCR_EL1, 0), 0, 0, 9, 0);
     EXPECT_TRAP("fgt_pmsidr_read_traps", (void)RD(PMSIDR_EL1), 1, 1, 9, 7);
     EXPECT_TRAP("fgt_pmsicr_read_not_trapped", (void)RD(PMSICR_EL1), 0, 1, 9, 2);
     EXPECT_TRAP("fgt_pmbidr_read_not_trapped", (void)RD(PMBIDR_EL1), 0, 1, 10, 7);
-    EXPECT_TRAP("fgt_npmsnevfr_0_read_traps", (void)RD_S("s3_0_c9_c9_1"), 1, 1, 9, 1);
-    EXPECT_TRAP("fgt_npmsnevfr_1_write_not_trapped", WR_S("s3_0_c9_c9_1", 0), 0, 0, 9, 1);
+    EXPECT_TRAP("fgt_npmsnevfr_0_read_traps", (void)RD(PMSNEVFR_EL1), 1, 1, 9, 1);
+    EXPECT_TRAP("fgt_npmsnevfr_1_write_not_trapped", WR(PMSNEVFR_EL1, 0), 0, 0, 9, 1);
 }
 
 #else /* MODE_EL3 */
