@@ -41,6 +41,7 @@ fi
 if want host; then
 	run_suite runner tools/test_suite_runner.sh
 	run_suite harness-parser python3 tools/vm/test_parse_log.py
+	run_suite btf-extract python3 selftests/arm_spe/test_btf_from_image.py
 	if [ -f tools/decoder/Makefile ]; then
 		run_suite decoder make -s -C tools/decoder check
 	fi
