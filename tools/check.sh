@@ -5,7 +5,8 @@
 # ends with "total: N passed, N failed, N skipped". Exit 1 on any failure.
 #
 # Environment: ARM_SPE_CACHE (cache dir), CHECK_ONLY="stage ..." to run
-# some stages only (deps host build qemu vm debug harness).
+# some stages only (deps host build qemu vm debug harness), CHECK_JOBS=1 to
+# run the two lanes of stages one after the other instead of concurrently.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 2
@@ -38,7 +39,11 @@ if want deps; then
 	echo "=== deps: host packages ready ($(($(date +%s) - start))s)"
 fi
 
-if want host; then
+# The stages, grouped so that a group shares no build output with another
+# (each kernel builds in its own build/ID; the shared test binaries are
+# built once, below, before the groups start).
+stages_host() {
+	want host || return 0
 	run_suite runner tools/test_suite_runner.sh
 	run_suite harness-parser python3 tools/vm/test_parse_log.py
 	run_suite btf-extract python3 selftests/arm_spe/test_btf_from_image.py
@@ -46,11 +51,109 @@ if want host; then
 		run_suite decoder make -s -C tools/decoder check
 	fi
 	run_suite classify tools/qemu/classify/run.sh
-fi
+}
 
-if want build; then
+stages_build() {
+	want build || return 0
 	run_suite build tools/build-matrix.sh
-fi
+}
+
+stages_conformance() {
+	if want qemu && [ -n "$qemu_spe" ] && [ -x tools/qemu/conformance/run.sh ]; then
+		run_suite conformance tools/qemu/conformance/run.sh "$qemu_spe"
+	fi
+}
+
+# The default kernel: the module refusing a machine without SPE, the
+# selftests' probe matrix, the second witnesses, perf, stress, PCSR and the
+# quick mutants.
+stages_vm_default() {
+	want vm || return 0
+	if ! tools/kernels/kmake.sh "$kid" modules >build/logs/vm-module.log 2>&1; then
+		suite_error vm "the module does not build (build/logs/vm-module.log)"
+	else
+		local ko=build/$kid/arm_spe_perf.ko T=$'\t'
+		# Without SPE (Debian's QEMU): the module refuses cleanly.
+		mkdir -p build/vm
+		printf "%s\n" "module_nospe${T}120${T}./module_nospe.sh ./arm_spe_perf.ko" >build/vm/nospe.list
+		run_suite vm-nospe tools/vm/run.sh --suite vm-nospe --kernel "$kid" --qemu "$(command -v qemu-system-aarch64)" \
+			--list build/vm/nospe.list --file "$ko:/tests/" --file selftests/arm_spe/module_nospe.sh:/tests/
+	fi
+	if [ -z "$qemu_spe" ]; then
+		local s
+		for s in selftests mainline kselftest-tree perf perf-mainline stress pcsr mutants-quick; do
+			suite_error "$s" "no SPE-enabled QEMU to run it on"
+		done
+		return 0
+	fi
+	# With SPE, module_load.sh runs first in the selftests' default boot.
+	run_suite selftests selftests/arm_spe/vm-suite.sh "$qemu_spe" "$kid"
+	# The second witness: the same tests against mainline's arm_spe_pmu
+	# (selftests/arm_spe/mainline.tsv: what differs).
+	run_suite mainline --as selftests selftests/arm_spe/vm-suite.sh "$qemu_spe" "$kid" mainline
+	# The selftests as a kernel tree builds and runs them: exported into
+	# linux-source-6.12's kselftest part, packaged by its gen_tar, run by
+	# its run_kselftest.sh (testing.rst).
+	run_suite kselftest-tree --as selftests selftests/arm_spe/vm-suite.sh "$qemu_spe" "$kid" ktree
+	run_suite perf tools/perf/vm-suite.sh "$qemu_spe" "$kid"
+	# perf's record/report flows and its own Arm SPE shell test against
+	# mainline's driver as well (the second witness).
+	PERF_DRIVER=mainline PERF_ONLY="perf_list perf_record perf_decode perf_report perf_report_parity perf_shell_arm_spe_fork" \
+		run_suite perf-mainline tools/perf/vm-suite.sh "$qemu_spe" "$kid"
+	run_suite stress tools/stress/vm-suite.sh "$qemu_spe" "$kid"
+	run_suite pcsr selftests/arm_pcsr/vm-suite.sh "$qemu_spe" "$kid"
+	# The cheapest driver mutants (tools/mutants): the strict emulator
+	# must still catch a missing PSB CSYNC, DSB or ISB and a swapped
+	# disable order.
+	run_suite mutants-quick tools/mutants/run.sh --quick --qemu "$qemu_spe" --kernel "$kid"
+	# PREEMPT_RT (6.12-rt): PMBIRQ a hard IRQ, a clean log, and a full
+	# buffer that must not livelock its task (testing.rst).
+	run_suite selftests-6.12-rt --as selftests selftests/arm_spe/vm-suite.sh "$qemu_spe" 6.12-rt default
+}
+
+# The other supported kernels: the pre-6.12 privilege path (6.1) and
+# attr.config4 with the data-source filter (7.x, eft boot) run, not only
+# build; the PPI partitions, whose affinity comes from another kernel API
+# from 6.19 (parts, hetero-parts); Debian's cloud flavour.
+stages_vm_other() {
+	want vm && [ -n "$qemu_spe" ] || return 0
+	run_suite selftests-6.1 --as selftests selftests/arm_spe/vm-suite.sh "$qemu_spe" 6.1 default fault-stop parts hetero-parts
+	run_suite selftests-7 --as selftests selftests/arm_spe/vm-suite.sh "$qemu_spe" 7 default eft fault-stop parts hetero-parts
+	run_suite selftests-6.12-cloud --as selftests selftests/arm_spe/vm-suite.sh "$qemu_spe" 6.12-cloud default
+}
+
+# The debug kernel (KASAN, lockdep, kmemleak, ...): the selftests' default
+# boot (module load/unload included) and the stress suite; any splat or
+# leak fails.
+stages_debug() {
+	want debug || return 0
+	if [ -z "$qemu_spe" ]; then
+		suite_error debug "no SPE-enabled QEMU to run it on"
+	elif ! tools/kernels/kmake.sh debug modules >build/logs/debug-module.log 2>&1; then
+		suite_error debug "the debug kernel or the module for it does not build (build/logs/debug-module.log)"
+	else
+		run_suite selftests-debug --as selftests selftests/arm_spe/vm-suite.sh "$qemu_spe" debug default
+		run_suite stress-debug --as stress tools/stress/vm-suite.sh "$qemu_spe" debug
+	fi
+}
+
+stages_harness() {
+	want harness || return 0
+	run_suite harness tools/vm/selftest.sh
+}
+
+# The two lanes take about the same time on a 2-core host (testing.rst).
+lane_default() {
+	stages_vm_default
+	stages_vm_other
+	stages_harness
+}
+lane_other() {
+	stages_host
+	stages_build
+	stages_conformance
+	stages_debug
+}
 
 qemu_spe=""
 if want qemu || want vm || want debug; then
@@ -65,81 +168,34 @@ if want qemu || want vm || want debug; then
 		fi
 	fi
 fi
-if want qemu && [ -n "$qemu_spe" ] && [ -x tools/qemu/conformance/run.sh ]; then
-	run_suite conformance tools/qemu/conformance/run.sh "$qemu_spe"
+
+# What the lanes share is made here, one at a time: every kernel they boot
+# (fetched, or built for the debug one), and the selftests' binaries, which
+# do not depend on the kernel; in the lanes those builds find nothing to do.
+kid=$(tools/kernels/fetch.sh --default)
+if { want vm || want debug; } && [ -n "$qemu_spe" ]; then
+	start=$(date +%s)
+	for k in "$kid" 6.1 7 6.12-rt 6.12-cloud debug; do
+		tools/kernels/fetch.sh "$k" >>build/logs/prepare.log 2>&1 ||
+			echo "=== prepare: kernel $k not ready (build/logs/prepare.log); its stages will say why"
+	done
+	selftests/arm_spe/vm-suite.sh "$qemu_spe" "$kid" --build-only >>build/logs/prepare.log 2>&1 ||
+		echo "=== prepare: the selftests do not build (build/logs/prepare.log); their stages will say why"
+	echo "=== prepare: kernels and shared test binaries ready ($(($(date +%s) - start))s)"
 fi
 
-if want vm; then
-	kid=$(tools/kernels/fetch.sh --default)
-	if ! tools/kernels/kmake.sh "$kid" modules >build/logs/vm-module.log 2>&1; then
-		suite_error vm "the module does not build (build/logs/vm-module.log)"
-	else
-		ko=build/$kid/arm_spe_perf.ko
-		T=$'\t'
-		# Without SPE (Debian's QEMU): the module refuses cleanly.
-		mkdir -p build/vm
-		printf "%s\n" "module_nospe${T}120${T}./module_nospe.sh ./arm_spe_perf.ko" >build/vm/nospe.list
-		run_suite vm-nospe tools/vm/run.sh --suite vm-nospe --kernel "$kid" --qemu "$(command -v qemu-system-aarch64)" \
-			--list build/vm/nospe.list --file "$ko:/tests/" --file selftests/arm_spe/module_nospe.sh:/tests/
-	fi
-	# With SPE, module_load.sh runs first in the selftests' default boot.
-	if [ -n "$qemu_spe" ]; then
-		run_suite selftests selftests/arm_spe/vm-suite.sh "$qemu_spe" "$kid"
-		# The other supported kernels: the pre-6.12 privilege path (6.1)
-		# and attr.config4 with the data-source filter (7.x, eft boot)
-		# run, not only build; and the PPI partitions, whose affinity
-		# comes from another kernel API from 6.19 (parts, hetero-parts).
-		run_suite selftests-6.1 --as selftests selftests/arm_spe/vm-suite.sh "$qemu_spe" 6.1 default fault-stop parts hetero-parts
-		run_suite selftests-7 --as selftests selftests/arm_spe/vm-suite.sh "$qemu_spe" 7 default eft fault-stop parts hetero-parts
-		# The second witness: the same tests against mainline's
-		# arm_spe_pmu (selftests/arm_spe/mainline.tsv: what differs).
-		run_suite mainline --as selftests selftests/arm_spe/vm-suite.sh "$qemu_spe" "$kid" mainline
-		# The selftests as a kernel tree builds and runs them: exported
-		# into linux-source-6.12's kselftest part, packaged by its
-		# gen_tar, run by its run_kselftest.sh (testing.rst).
-		run_suite kselftest-tree --as selftests selftests/arm_spe/vm-suite.sh "$qemu_spe" "$kid" ktree
-		# PREEMPT_RT (6.12-rt): PMBIRQ a hard IRQ, a clean log, and a
-		# full buffer that must not livelock its task (testing.rst).
-		run_suite selftests-6.12-rt --as selftests selftests/arm_spe/vm-suite.sh "$qemu_spe" 6.12-rt default
-		# Debian's cloud flavour (cloud-arm64) builds arm_spe_pmu too.
-		run_suite selftests-6.12-cloud --as selftests selftests/arm_spe/vm-suite.sh "$qemu_spe" 6.12-cloud default
-		run_suite perf tools/perf/vm-suite.sh "$qemu_spe" "$kid"
-		# perf's record/report flows and its own Arm SPE shell test
-		# against mainline's driver as well (the second witness).
-		PERF_DRIVER=mainline PERF_ONLY="perf_list perf_record perf_decode perf_report perf_report_parity perf_shell_arm_spe_fork" \
-			run_suite perf-mainline tools/perf/vm-suite.sh "$qemu_spe" "$kid"
-		run_suite stress tools/stress/vm-suite.sh "$qemu_spe" "$kid"
-		run_suite pcsr selftests/arm_pcsr/vm-suite.sh "$qemu_spe" "$kid"
-		# The cheapest driver mutants (tools/mutants): the strict
-		# emulator must still catch a missing PSB CSYNC, DSB or ISB and
-		# a swapped disable order.
-		run_suite mutants-quick tools/mutants/run.sh --quick --qemu "$qemu_spe" --kernel "$kid"
-	else
-		suite_error selftests "no SPE-enabled QEMU to run them on"
-		suite_error perf "no SPE-enabled QEMU to run it on"
-		suite_error perf-mainline "no SPE-enabled QEMU to run it on"
-		suite_error stress "no SPE-enabled QEMU to run it on"
-		suite_error pcsr "no PCSR-enabled QEMU to run it on"
-		suite_error mutants-quick "no strict SPE QEMU to run them on"
-	fi
-fi
-
-# The debug kernel (KASAN, lockdep, kmemleak, ...): the selftests' default
-# boot (module load/unload included) and the stress suite; any splat or
-# leak fails.
-if want debug; then
-	if [ -z "$qemu_spe" ]; then
-		suite_error debug "no SPE-enabled QEMU to run it on"
-	elif ! tools/kernels/kmake.sh debug modules >build/logs/debug-module.log 2>&1; then
-		suite_error debug "the debug kernel or the module for it does not build (build/logs/debug-module.log)"
-	else
-		run_suite selftests-debug --as selftests selftests/arm_spe/vm-suite.sh "$qemu_spe" debug default
-		run_suite stress-debug --as stress tools/stress/vm-suite.sh "$qemu_spe" debug
-	fi
-fi
-
-if want harness; then
-	run_suite harness tools/vm/selftest.sh
+# CHECK_JOBS (default: the host's CPU count): with 2 or more, the two lanes
+# run concurrently and each one's output is printed when both are done
+# (progress lines as each stage ends); with 1, one after the other.
+if [ "${CHECK_JOBS:-$(nproc)}" -ge 2 ]; then
+	exec 3>&1
+	SUITE_PROGRESS_FD=3
+	suite_lane default build/logs lane_default
+	suite_lane other build/logs lane_other
+	suite_lanes_join
+else
+	lane_other
+	lane_default
 fi
 
 echo

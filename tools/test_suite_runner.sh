@@ -53,6 +53,35 @@ elif [ "$total" = "total: 5 passed, 1 failed, 1 skipped" ]; then
 else
 	fail=$((fail + 1)); echo "not ok $n - total: got '$total'"
 fi
+# Lanes: stages run concurrently; their verdicts come back in lane order,
+# and a lane that dies before its last stage is a failure of its own.
+lane_case() {
+	local name=$1 want=$2 got
+	shift 2
+	SUITE_SUMMARY=()
+	"$@" >"$work/$name.out" 2>&1
+	suite_lanes_join >>"$work/$name.out" 2>&1
+	got=$(printf '%s|' "${SUITE_SUMMARY[@]}" | sed -E 's/ \([0-9]+s\)//g; s/ \(error: [^)]*\)//g')
+	n=$((n + 1))
+	if [ "$got" = "$want" ]; then
+		pass=$((pass + 1))
+		echo "ok $n - $name: $got"
+	else
+		fail=$((fail + 1))
+		echo "not ok $n - $name: got '$got', want '$want'"
+	fi
+}
+printf '%s\n' 'echo "one: 2 passed, 0 failed, 0 skipped"' >"$work/one.sh"
+printf '%s\n' 'echo "two: 3 passed, 1 failed, 0 skipped"; exit 1' >"$work/two.sh"
+printf '%s\n' 'echo "three: 1 passed, 0 failed, 0 skipped"' >"$work/three.sh"
+lane_a() { suite_run one one "$work/one.log" bash "$work/one.sh"; }
+lane_b() { suite_run two two "$work/two.log" bash "$work/two.sh"; suite_run three three "$work/three.log" bash "$work/three.sh"; }
+# Dies after its first stage (an unset variable under set -u, a kill).
+lane_dies() { suite_run one one "$work/one.log" bash "$work/one.sh"; kill -9 "$BASHPID"; suite_run three three "$work/three.log" bash "$work/three.sh"; }
+two_lanes() { suite_lane a "$work/lanes" lane_a; suite_lane b "$work/lanes" lane_b; }
+dying_lane() { suite_lane a "$work/lanes" lane_dies; suite_lane b "$work/lanes" lane_a; }
+lane_case lanes_collect_in_order "one: 2 passed, 0 failed, 0 skipped|two: 3 passed, 1 failed, 0 skipped|three: 1 passed, 0 failed, 0 skipped|" two_lanes
+lane_case lane_dies_between_stages "one: 2 passed, 0 failed, 0 skipped|lane-a: 0 passed, 1 failed, 0 skipped|one: 2 passed, 0 failed, 0 skipped|" dying_lane
 # The environment a stage must not inherit.
 n=$((n + 1))
 if (export CROSS_COMPILE=x- MAKEFLAGS=s CFLAGS=-O0; suite_hermetic

@@ -6,10 +6,14 @@
 # last line adds them up: "selftests: N passed, N failed, N skipped".
 #
 #   vm-suite.sh QEMU [KERNEL_ID] [NAME...]
+#   vm-suite.sh QEMU [KERNEL_ID] --build-only
 #
 # QEMU: the SPE-enabled qemu-system-aarch64 (tools/qemu/build.sh). KERNEL_ID:
 # a series of tools/kernels/series.conf (default: the default one). NAMEs
-# pick boots of the matrix (default: all; see "matrix" below).
+# pick boots of the matrix (default: all; see "matrix" below). --build-only
+# builds the module and the tests and boots nothing (make check builds the
+# tests, which every kernel shares, once before its stages run
+# concurrently).
 # The expected implementation (SPE_EXP_* in the guest) is derived from
 # the QEMU CPU properties set here, never from the driver.
 set -uo pipefail
@@ -34,16 +38,18 @@ fail_build() {
 	echo "selftests: 0 passed, 1 failed, 0 skipped"
 	exit 1
 }
-"$top/tools/kernels/kmake.sh" "$kid" modules >"$out/module.log" 2>&1 ||
-	fail_build "the module does not build ($out/module.log)"
+# Logs per kernel: runs for two kernels may be under way at once.
+"$top/tools/kernels/kmake.sh" "$kid" modules >"$out/module-$kid.log" 2>&1 ||
+	fail_build "the module does not build ($out/module-$kid.log)"
 ko=$top/build/$kid/arm_spe_perf.ko
-bpf_deps=$("$here/get-bpf-deps.sh" 2>"$out/bpf-deps.log") ||
-	fail_build "no BPF toolchain for spe_observe ($out/bpf-deps.log)"
-vmlinux_btf=$("$here/get-vmlinux-btf.sh" 2>>"$out/bpf-deps.log") ||
-	fail_build "no kernel BTF for spe_observe's vmlinux.h ($out/bpf-deps.log)"
+bpf_deps=$("$here/get-bpf-deps.sh" 2>"$out/bpf-deps-$kid.log") ||
+	fail_build "no BPF toolchain for spe_observe ($out/bpf-deps-$kid.log)"
+vmlinux_btf=$("$here/get-vmlinux-btf.sh" 2>>"$out/bpf-deps-$kid.log") ||
+	fail_build "no kernel BTF for spe_observe's vmlinux.h ($out/bpf-deps-$kid.log)"
 make -s -C "$here" CROSS_COMPILE=aarch64-linux-gnu- OUTPUT="$out/bin" BPF_DEPS="$bpf_deps" \
 	VMLINUX_BTF="$vmlinux_btf" \
-	>"$out/build.log" 2>&1 || fail_build "the tests do not build ($out/build.log)"
+	>"$out/build-$kid.log" 2>&1 || fail_build "the tests do not build ($out/build-$kid.log)"
+[ "$want" != " --build-only " ] || exit 0
 env_file=$("$top/tools/kernels/fetch.sh" "$kid")
 # shellcheck disable=SC1090
 . "$env_file"

@@ -30,7 +30,9 @@ for id in $("$here/fetch.sh" --list); do
 	done
 	log=$top/build/logs/sparse-$id.log
 	mkdir -p "$(dirname "$log")"
-	if ! "$here/kmake.sh" "$id" C=2 W=1 modules >"$log" 2>&1; then
+	# A directory of its own (build/ID is the guests' stages', which may
+	# be running meanwhile)
+	if ! KBUILD_OUT=$top/build/sparse/$id "$here/kmake.sh" "$id" C=2 W=1 modules >"$log" 2>&1; then
 		echo "sparse/$id: the build failed (log: $log)"
 		tail -n 20 "$log"
 		rc=1

@@ -46,13 +46,66 @@ suite_run() {
 	rc=${PIPESTATUS[0]}
 	read -r p f s why < <(suite_verdict "$name" "$log" "$rc")
 	[ -z "$why" ] || echo "not ok - $stage $why (see $log)"
-	SUITE_SUMMARY+=("$stage: $p passed, $f failed, $s skipped ($(($(date +%s) - start))s)${why:+ [$why]}")
+	suite_verdict_add "$stage: $p passed, $f failed, $s skipped ($(($(date +%s) - start))s)${why:+ [$why]}"
 }
 
 # suite_error STAGE WHY: a suite that could not run at all is one failure.
 suite_error() {
-	SUITE_SUMMARY+=("$1: 0 passed, 1 failed, 0 skipped (error: $2)")
+	suite_verdict_add "$1: 0 passed, 1 failed, 0 skipped (error: $2)"
 	echo "not ok - $1: $2"
+}
+
+# suite_verdict_add LINE: one stage's verdict. Inside a lane it also goes to
+# the lane's verdict file (the lane is a subshell: its SUITE_SUMMARY is
+# lost) and, as progress, to the descriptor SUITE_PROGRESS_FD.
+suite_verdict_add() {
+	SUITE_SUMMARY+=("$1")
+	[ -n "${SUITE_VERDICTS:-}" ] || return 0
+	echo "$1" >>"$SUITE_VERDICTS"
+	[ -z "${SUITE_PROGRESS_FD:-}" ] || echo "=== [$SUITE_LANE] $1" >&"$SUITE_PROGRESS_FD"
+}
+
+# Lanes: groups of stages that share no build output, run concurrently
+# (the guests are single-threaded TCG work, about one host core each).
+# suite_lane NAME DIR CMD...: run CMD in the background, its output in
+# DIR/lane-NAME.log and its verdicts in DIR/lane-NAME.verdicts, ended by
+# the line "lane-end" when CMD returns. suite_lanes_join waits for every
+# lane, prints each one's output in the order they were started, and adds
+# their verdicts to SUITE_SUMMARY; a lane that died before its end (its
+# stages after that never ran) is one more failure.
+SUITE_LANE_NAMES=() SUITE_LANE_DIRS=() SUITE_LANE_PIDS=()
+suite_lane() {
+	local name=$1 dir=$2
+	shift 2
+	mkdir -p "$dir"
+	: >"$dir/lane-$name.verdicts"
+	(
+		SUITE_LANE=$name SUITE_VERDICTS=$dir/lane-$name.verdicts
+		"$@"
+		echo lane-end >>"$SUITE_VERDICTS"
+	) >"$dir/lane-$name.log" 2>&1 </dev/null &
+	SUITE_LANE_NAMES+=("$name") SUITE_LANE_DIRS+=("$dir") SUITE_LANE_PIDS+=("$!")
+}
+
+suite_lanes_join() {
+	local i name dir line ended
+	for i in "${!SUITE_LANE_PIDS[@]}"; do
+		wait "${SUITE_LANE_PIDS[$i]}"
+	done
+	for i in "${!SUITE_LANE_NAMES[@]}"; do
+		name=${SUITE_LANE_NAMES[$i]} dir=${SUITE_LANE_DIRS[$i]} ended=0
+		echo "=== lane $name (output kept in $dir/lane-$name.log)"
+		cat "$dir/lane-$name.log"
+		while IFS= read -r line; do
+			if [ "$line" = lane-end ]; then
+				ended=1
+			else
+				SUITE_SUMMARY+=("$line")
+			fi
+		done <"$dir/lane-$name.verdicts"
+		[ "$ended" = 1 ] || suite_error "lane-$name" "the lane died before its last stage; its output: $dir/lane-$name.log"
+	done
+	SUITE_LANE_NAMES=() SUITE_LANE_DIRS=() SUITE_LANE_PIDS=()
 }
 
 # suite_total: print SUITE_SUMMARY and the "total:" line; status 1 on any
