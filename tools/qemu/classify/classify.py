@@ -24,6 +24,8 @@ Checks, for each valid word:
   exc      exception generating instructions (mnemonic)
   sve      SVE loads/stores: SVE subclass, SG (a vector in the address)
            and PRED (a governing predicate)
+  svedp    SVE data processing on vectors: the SVE vector subclass, PRED
+           (a vector written under /M or /Z predication) and FP
   ea       the registers and offset that form the data address (base,
            index, immediate in bytes or in MUL VL units, PC offset),
            against LLVM's operands
@@ -83,6 +85,11 @@ GROUPS = [
     ("simd-fp", 0x0E000000, 0x0E000000),
     ("fp-cond", 0xFF200400, 0x1E200400),
     ("sve-dp", 0x9E000000, 0x04000000),
+    # bits [31:29] = 0b001 (predicate, WHILE, element count and wide
+    # immediate groups) and 0b011 (floating point): the SVE vector
+    # subclass's groups without a vector and its FP groups
+    ("sve-dp-pred", 0xFE000000, 0x24000000),
+    ("sve-dp-fp", 0xFE000000, 0x64000000),
     ("sve-gather32", 0xFE000000, 0x84000000),
     ("sve-contig-load", 0xFE000000, 0xA4000000),
     ("sve-gather64", 0xFE000000, 0xC4000000),
@@ -106,6 +113,11 @@ PAIRS = ("ldp", "stp", "ldnp", "stnp", "ldxp", "stxp", "ldaxp", "stlxp",
          "casp", "stgp")
 NO_RETURN_RE = re.compile(
     r"^(ld|st)(add|clr|eor|set|smax|smin|umax|umin)(a|l|al)?(b|h)?$")
+# SVE data processing: a vector destination written under /M or /Z
+# predication (in LLVM's opcode name), and the floating-point operations
+# (FP, BFloat16, conversions to FP: the mnemonic)
+SVE_PRED_RE = re.compile(r"_ZP[mz]")
+SVE_FP_RE = re.compile(r"^(f|bf|scvtf|ucvtf)")
 STATUS_FIRST = ("stxr", "stlxr", "stxp", "stlxp")
 REG_BYTES = {"w": 4, "x": 8, "b": 1, "h": 2, "s": 4, "d": 8, "q": 16}
 
@@ -296,6 +308,27 @@ def check_one(name, mnem, ops, fl, c):
         if c["cr"] != cr:
             bad.append(("cr", "CR=%d" % cr, "CR=%d" % c["cr"]))
     if want == OP_OTHER:
+        # D18.2.7 Data processing, SVE vector (FEAT_SPEv1p1 with
+        # FEAT_SVE): an SVE operation on vectors (a Z register among
+        # LLVM's operands); PRED if it writes a vector destination under
+        # a governing predicate with /M or /Z (LLVM's opcode name: a Z
+        # destination, then Pm or Pz, e.g. ADD_ZPmZ_B, MOVPRFX_ZPzZ_S;
+        # not SEL_ZPZZ, which LLVM prints as "mov zd, pg/m, zn" when
+        # Zd = Zm); FP for a floating-point operation (the mnemonic). EVL
+        # is the vector length at run time (the conformance suite and the
+        # selftests check it).
+        if re.search(r"\bz\d+", ops):
+            pred = bool(SVE_PRED_RE.search(name))
+            fp = bool(SVE_FP_RE.match(mnem))
+            got = (c["sve"], c["subclass"] & 0x89, bool(c["subclass"] & 4),
+                   bool(c["subclass"] & 2))
+            if got != (True, 0x08, pred, fp):
+                bad.append(("svedp", "SVE vector PRED=%d FP=%d" % (pred, fp),
+                            "SVE=%d SUBCLASS=%02x" % (c["sve"],
+                                                      c["subclass"])))
+        elif c["sve"] or c["subclass"] & 0x08:
+            bad.append(("svedp", "no vector operand: not SVE vector",
+                        "SUBCLASS=%02x" % c["subclass"]))
         cond = mnem in COND_MNEMONICS
         if cond != bool(c["subclass"] & 1) or cond != (c["cond_kind"] == 1):
             bad.append(("cond", "COND=%d" % cond,

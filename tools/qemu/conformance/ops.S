@@ -114,6 +114,13 @@ spe_spin:
 	probe	op_ld1w_d, "ptrue p0.d", "ld1w {z0.d}, p0/z, [x1]"
 /* LD1RQ reads one 16-byte block: only its 16 predicate elements count */
 	probe	op_ld1rqb_vl16, "ptrue p0.b, vl16", "ld1rqb {z0.b}, p0/z, [x1]"
+/* SVE data processing: D18.2.7 Data processing, SVE vector */
+	probe	op_sve_add_pred, "ptrue p0.d", "add z0.d, p0/m, z0.d, z1.d"
+	probe	op_sve_fadd, "nop", "fadd z0.s, z1.s, z2.s"
+	probe	op_sve_fmla_pred, "ptrue p0.s", "fmla z0.s, p0/m, z1.s, z2.s"
+	probe	op_sve_sel, "ptrue p0.d", "sel z0.d, p0, z1.d, z2.d"
+	probe	op_sve_whilelo, "nop", "whilelo p0.d, xzr, x2"
+	probe	op_sve_add_first, "whilelo p0.d, xzr, x2", "add z0.d, p0/m, z0.d, z1.d"
 	probe	op_csel_fail, "cmp x2, x2", "csel x3, x2, x1, ne"
 	probe	op_fcsel_fail, "cmp x2, x2", "fcsel d0, d1, d2, ne"
 	probe	op_dczva, "nop", "dc zva, x1"

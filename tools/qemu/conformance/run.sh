@@ -125,7 +125,7 @@ echo "# qemu: $qemu"
 # The serial model (spe-strict=off): the probes disable the buffer while
 # profiling is enabled, which strict mode reports. The record contents
 # checked there are those of the flat model (constant latencies).
-run SPE 54 max,spe-strict=off,spe-model=flat
+run SPE 60 max,spe-strict=off,spe-model=flat
 # FEAT_SPE_CRR and FEAT_SPE_FPF
 run FLAGS 11 max,spe-crr=on,spe-fpf=on,spe-strict=off,spe-model=flat
 run NOSPE 2 max,spe=off

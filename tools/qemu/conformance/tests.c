@@ -195,6 +195,8 @@ PROBE(op_dczva) PROBE(op_prfm) PROBE(op_ld1d_first) PROBE(op_st1d_first)
 PROBE(op_ld1w_dpred) PROBE(op_ld1w_d) PROBE(op_ld1rqb_vl16)
 PROBE(op_bl) PROBE(op_blr) PROBE(op_ret) PROBE(op_fadd_d) PROBE(op_add_v)
 PROBE(op_fadd_v) PROBE(op_pbt_b) PROBE(op_pbt_nt) PROBE(op_pbt_ret)
+PROBE(op_sve_add_pred) PROBE(op_sve_fadd) PROBE(op_sve_fmla_pred)
+PROBE(op_sve_sel) PROBE(op_sve_whilelo) PROBE(op_sve_add_first)
 extern char op_ldrsw_lit_data[];
 
 /* ---------------------------------------------------------------- */
@@ -881,6 +883,25 @@ static void t_classify(void)
     t_sve_pred("sve_pred_element_size_e17", op_ld1w_dpred, 0, ret | E17);
     t_sve_pred("sve_pred_element_not_memory_size", op_ld1w_d, 0, ret);
     t_sve_pred("sve_pred_ld1rq_one_block", op_ld1rqb_vl16, 0, ret);
+
+    /*
+     * D18.2.7 Data processing, SVE vector (FEAT_SPEv1p1 with SVE):
+     * 0b0 EVL 1 PRED FP 0 in class Other, EVL = 0b011 at 256 bits. PRED
+     * for a vector written under /M; not for SEL, whose predicate
+     * selects. An operation on predicates only stays Other 0b00000000.
+     * E[17] as for loads: one of four doubleword elements active.
+     */
+    t_probe("classify_sve_dp_add_pred", op_sve_add_pred,
+            op_sve_add_pred_target, 0, 0, 0x48, 0x3c, 0, 0, ret);
+    t_probe("classify_sve_dp_fadd_fp", op_sve_fadd, op_sve_fadd_target, 0, 0,
+            0x48, 0x3a, 0, 0, ret);
+    t_probe("classify_sve_dp_fmla_pred_fp", op_sve_fmla_pred,
+            op_sve_fmla_pred_target, 0, 0, 0x48, 0x3e, 0, 0, ret);
+    t_probe("classify_sve_dp_sel_not_pred", op_sve_sel, op_sve_sel_target, 0,
+            0, 0x48, 0x38, 0, 0, ret);
+    t_probe("classify_sve_dp_whilelo_no_vector", op_sve_whilelo,
+            op_sve_whilelo_target, 0, 0, 0x48, 0x00, 0, 0, ret);
+    t_sve_pred("sve_dp_pred_partial_e17", op_sve_add_first, 1, ret | E17);
 }
 
 /* PA (PMSCR.PA), CONTEXTIDR (PMSCR.CX) and Timestamp (PMSCR.TS) */
