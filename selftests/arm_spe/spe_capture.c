@@ -13,19 +13,22 @@
  */
 #define _GNU_SOURCE
 #include <stdio.h>
+#include <sys/auxv.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include "spe_test.h"
 
 uint64_t wl_buf[WL_WORDS];
 static uint8_t mis_buf[64] __attribute__((aligned(64)));
 
-enum wl { WL_LDST, WL_BRANCH, WL_SYSCALL, WL_MISALIGN, WL_SIMDFP };
+enum wl { WL_LDST, WL_BRANCH, WL_SYSCALL, WL_MISALIGN, WL_SIMDFP, WL_SVE };
 
 #define LDST_ITERS	60000ull
 #define BRANCH_ITERS	60000ull
 #define SYSCALLS	3000
 #define MIS_ITERS	60000ull
 #define SIMDFP_ITERS	60000ull
+#define SVE_ITERS	40000ull
 
 static void run_wl(enum wl w, int slices, struct spe_session *s)
 {
@@ -48,6 +51,9 @@ static void run_wl(enum wl w, int slices, struct spe_session *s)
 			break;
 		case WL_SIMDFP:
 			spe_wl_simdfp(SIMDFP_ITERS / slices);
+			break;
+		case WL_SVE:
+			spe_wl_sve(wl_buf, SVE_ITERS / slices);
 			break;
 		}
 		if (s)
@@ -637,6 +643,109 @@ TEST_F(cap, pbt_previous_branch_target_in_loop)
 	}
 	EXPECT_EQ(c.in_wl, c.with_pbt);
 	EXPECT_GE(c.pbt_in_wl * 100, c.in_wl * 95);
+}
+
+/*
+ * SVE operations, on spe_wl_sve: D18.2.7 "Data processing, SVE vector"
+ * (FEAT_SPEv1p1 with SVE: 0b0 EVL 1 PRED FP 0) for an operation on
+ * vectors, PRED only where it writes a vector under /M or /Z, the
+ * Load/store SVE subclass for LD1D, EVL the task's vector length
+ * (PR_SVE_GET_VL, from the kernel, not the driver), and D18.2.6 E[17]
+ * where the governing predicate has a FALSE element. What each loop
+ * instruction is, is known from the workload's layout (its order in
+ * spe_workload.S), not from the code under test.
+ */
+enum { SVE_NONE, SVE_DP, SVE_LD };
+static const struct sve_expect {
+	uint8_t kind, pred, fp, e17;
+} sve_expect[SPE_WL_SVE_INSNS] = {
+	{ SVE_NONE },			/* ptrue p0.d: predicates only */
+	{ SVE_NONE },			/* whilelo p1.d, xzr, x2 */
+	{ SVE_DP, 1, 0, 0 },		/* add z0.d, p0/m, ...: all active */
+	{ SVE_DP, 1, 0, 1 },		/* add z2.d, p1/m, ...: one active */
+	{ SVE_DP, 0, 1, 0 },		/* fadd z3.s, z4.s, z5.s */
+	{ SVE_DP, 0, 0, 0 },		/* sel z6.d, p1, z7.d, z8.d */
+	{ SVE_LD, 1, 0, 0 },		/* ld1d {z9.d}, p0/z, [x0] */
+	{ SVE_NONE },			/* subs */
+	{ SVE_NONE },			/* b.ne */
+};
+
+struct sve_count {
+	int v1p1, v1p2, evl;
+	uint64_t in_loop, dp, ld, e17, mismatch, first_bad_pc;
+	char why[96];
+};
+
+static void sve_hook(const struct spe_record *r, void *arg, struct spe_stats *st)
+{
+	struct sve_count *c = arg;
+	uint64_t pc = spe_addr_va_sext(r->addr[SPE_ADDR_IDX_PC]);
+	const struct sve_expect *x;
+	int e17 = (r->present & SPE_REC_EVENTS) &&
+		  (r->events & SPE_EV_BIT(SPE_EV_PARTIAL_PRED));
+	int e18 = (r->present & SPE_REC_EVENTS) &&
+		  (r->events & SPE_EV_BIT(SPE_EV_EMPTY_PRED));
+	struct spe_op op;
+	const char *bad = NULL;
+
+	if (!el0_in(r->addr[SPE_ADDR_IDX_PC], spe_wl_sve_loop,
+		    spe_wl_sve_loop + 4 * SPE_WL_SVE_INSNS) || !(r->present & SPE_REC_OP))
+		return;
+	c->in_loop++;
+	x = &sve_expect[(pc - (uintptr_t)spe_wl_sve_loop) / 4];
+	spe_op_decode(r->op_class, r->op_subclass, &op);
+	if (x->kind == SVE_DP && c->v1p1) {
+		c->dp++;
+		if (op.kind != SPE_OP_SVE_DP)
+			bad = "not SVE vector";
+		else if (op.evl != c->evl || op.pred != x->pred || op.fp != x->fp)
+			bad = "EVL/PRED/FP";
+	} else if (x->kind == SVE_LD) {
+		c->ld++;
+		if (c->v1p1 && (op.kind != SPE_OP_LDST_SVE_SME || op.store ||
+				op.evl != c->evl || op.pred != c->v1p2))
+			bad = "not an SVE load of the vector length";
+	} else if (op.kind == SPE_OP_SVE_DP) {
+		bad = "SVE vector for an operation on no vector";
+	}
+	if (!bad && e18)
+		bad = "E[18] with an active element";
+	if (!bad && e17 != (c->v1p1 && x->e17))
+		bad = "E[17]";
+	c->e17 += e17;
+	if (bad && !c->mismatch++) {
+		c->first_bad_pc = pc;
+		snprintf(c->why, sizeof(c->why), "%s (class %u subclass %#x events %#llx)", bad,
+			 r->op_class, r->op_subclass, (unsigned long long)r->events);
+	}
+}
+
+TEST_F(cap, sve_records_match_instructions)
+{
+	struct sve_count c = { 0 };
+	long vl, version = spe_env_long("SPE_EXP_VERSION", 0);
+
+	if (!(getauxval(AT_HWCAP) & HWCAP_SVE))
+		SKIP(return, "no SVE (HWCAP_SVE)");
+	vl = prctl(PR_SVE_GET_VL);
+	ASSERT_GT(vl, 0);
+	vl = (vl & PR_SVE_VL_LEN_MASK) * 8;	/* bits, a power of two here */
+	c.evl = __builtin_ctzl(vl) - 5;		/* 32 bits: 0b000 */
+	c.v1p1 = version >= 2;
+	c.v1p2 = version >= 3;
+	ASSERT_OPEN(capture_hook(&self->p, &self->a, 0, -1, WL_SVE, &self->e, &self->st,
+				 &self->s, sve_hook, &c), &self->s);
+	EXPECT_VALID(&self->st);
+	TH_LOG("PMSVer %ld, VL %ld bits: %llu loop records, %llu SVE data processing, %llu SVE loads, %llu with E[17]; %llu mismatched (first pc %#llx: %s)",
+	       version, vl, (unsigned long long)c.in_loop, (unsigned long long)c.dp,
+	       (unsigned long long)c.ld, (unsigned long long)c.e17,
+	       (unsigned long long)c.mismatch, (unsigned long long)c.first_bad_pc, c.why);
+	ASSERT_GT(c.in_loop, 50);
+	EXPECT_EQ(0, c.mismatch);
+	if (c.v1p1) {
+		EXPECT_GT(c.dp, 0);
+		EXPECT_GT(c.e17, 0);
+	}
 }
 
 TEST_F(cap, event_filter_misaligned)

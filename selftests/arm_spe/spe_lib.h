@@ -154,6 +154,10 @@ extern char spe_wl_simdfp_end[];
 void spe_wl_simdfp(uint64_t iters);
 /* Its loop: 2 scalar FP, 1 SIMD integer, 1 SIMD FP, subs, b.ne. */
 #define SPE_WL_SIMDFP_INSNS	6
+/* SVE data processing and a load from buf, x1 iterations (needs SVE) */
+extern char spe_wl_sve_loop[], spe_wl_sve_end[];
+void spe_wl_sve(uint64_t *buf, uint64_t iters);
+#define SPE_WL_SVE_INSNS	9
 
 /*
  * A64 data processing, scalar floating-point and Advanced SIMD (op0 x111):

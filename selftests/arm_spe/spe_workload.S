@@ -78,6 +78,34 @@ spe_wl_simdfp:
 spe_wl_simdfp_end:
 	.size	spe_wl_simdfp, . - spe_wl_simdfp
 
+/*
+ * void spe_wl_sve(uint64_t *buf, uint64_t iters): SVE data processing
+ * and an SVE load, SPE_WL_SVE_INSNS a loop iteration, in this order
+ * (spe_capture.c's sve_expect[] says what D18.2.7 makes of each): an
+ * operation on predicates only; another, leaving one doubleword element
+ * of P1 active; ADD under P0 (all active) and under P1 (one active: E[17],
+ * D18.2.6); an unpredicated FADD; SEL, whose predicate selects; a
+ * predicated LD1D; SUBS, B.NE.
+ */
+	.arch_extension	sve
+	.globl	spe_wl_sve, spe_wl_sve_loop, spe_wl_sve_end
+	.type	spe_wl_sve, %function
+spe_wl_sve:
+	mov	x2, #1
+spe_wl_sve_loop:
+	ptrue	p0.d
+	whilelo	p1.d, xzr, x2
+	add	z0.d, p0/m, z0.d, z1.d
+	add	z2.d, p1/m, z2.d, z1.d
+	fadd	z3.s, z4.s, z5.s
+	sel	z6.d, p1, z7.d, z8.d
+	ld1d	{z9.d}, p0/z, [x0]
+	subs	x1, x1, #1
+	b.ne	spe_wl_sve_loop
+	ret
+spe_wl_sve_end:
+	.size	spe_wl_sve, . - spe_wl_sve
+
 	.globl	spe_wl_end
 spe_wl_end:
 	.section .note.GNU-stack,"",%progbits
