@@ -271,7 +271,7 @@ def check_one(name, mnem, ops, fl, c):
     if want == OP_LDST:
         ml, ms = "MayLoad" in fl, "MayStore" in fl
         if NO_RETURN_RE.match(mnem) and (mnem.startswith("st") or re.match(
-                r"^[wx]\d+, [wx]zr,", ops)):
+                r"^[wx](\d+|zr), [wx]zr,", ops)):
             # D18.2.7 LDST: an atomic that returns no value to the PE
             # (ST<op>, or LD<op> to WZR/XZR) is not memory-reading
             ml = False
