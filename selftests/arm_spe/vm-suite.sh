@@ -80,6 +80,10 @@ grep -qx 'CONFIG_PREEMPT_RT=y' "$kconfig" 2>/dev/null && preempt_rt=1
 # BTF of its own (/sys/kernel/btf/vmlinux): what spe_observe's CO-RE variant needs
 kernel_btf=0
 grep -qx 'CONFIG_DEBUG_INFO_BTF=y' "$kconfig" 2>/dev/null && kernel_btf=1
+# SVE for tasks (HWCAP_SVE): what the SVE workload needs (the debug kernel
+# is built without it)
+kernel_sve=0
+grep -qx 'CONFIG_ARM64_SVE=y' "$kconfig" 2>/dev/null && kernel_sve=1
 grep -qwE 'perf_allow_kernel|sysctl_perf_event_paranoid' "$KDIR/Module.symvers" 2>/dev/null &&
 	paranoid_kernel=1
 
@@ -100,6 +104,7 @@ expected_skips() {
 	[ "$fault" = none ] && x 'buffer/buf.injected_fault_reported' "no fault injected in this boot"
 	[ -n "$parts" ] || x 'discovery/global.pmus_match_partitions' "no PPI partitions in this boot (SPE_EXP_PARTITIONS)"
 	[ "$kernel_btf" = 1 ] || x 'observe/obs.core.*' "kernel without CONFIG_DEBUG_INFO_BTF: no CO-RE"
+	[ "$kernel_sve" = 1 ] || x 'capture/cap.sve_*' "kernel without CONFIG_ARM64_SVE: no SVE for tasks"
 	[ "$fault" = s1:1 ] || x 'buffer/buf.injected_fault_at_schedule_out' "the first record does not fault in this boot"
 	[ "$firmware" = acpi ] && x 'module_load' "module_load.sh needs the DT node (ACPI boot)"
 	x 'kselftest/*: module_nospe.sh' "module_nospe.sh is for machines without SPE"
