@@ -114,11 +114,16 @@ stages_vm_default() {
 # The other supported kernels: the pre-6.12 privilege path (6.1) and
 # attr.config4 with the data-source filter (7.x, eft boot) run, not only
 # build; the PPI partitions, whose affinity comes from another kernel API
-# from 6.19 (parts, hetero-parts); Debian's cloud flavour.
+# from 6.19 (parts, hetero-parts).
 stages_vm_other() {
 	want vm && [ -n "$qemu_spe" ] || return 0
 	run_suite selftests-6.1 --as selftests selftests/arm_spe/vm-suite.sh "$qemu_spe" 6.1 default fault-stop parts hetero-parts
 	run_suite selftests-7 --as selftests selftests/arm_spe/vm-suite.sh "$qemu_spe" 7 default eft fault-stop parts hetero-parts
+}
+
+# Debian's cloud flavour (cloud-arm64) builds arm_spe_pmu too.
+stages_vm_cloud() {
+	want vm && [ -n "$qemu_spe" ] || return 0
 	run_suite selftests-6.12-cloud --as selftests selftests/arm_spe/vm-suite.sh "$qemu_spe" 6.12-cloud default
 }
 
@@ -146,13 +151,14 @@ stages_harness() {
 lane_default() {
 	stages_vm_default
 	stages_vm_other
-	stages_harness
 }
 lane_other() {
 	stages_host
 	stages_build
 	stages_conformance
 	stages_debug
+	stages_vm_cloud
+	stages_harness
 }
 
 qemu_spe=""
