@@ -120,6 +120,27 @@ props() {
 	fi
 }
 
+# props_readonly: the feature properties of a realized CPU cannot be
+# changed (the ID registers a guest has read must not change under it):
+# with the machine created but stopped (-S), HMP qom-set of spe,
+# spe-version and an ID field property must fail and leave the value.
+# The monitor reads the commands from stdin, one after the other.
+props_readonly() {
+	local out=$work/readonly.out cpu='/machine/unattached/device[0]' refused got
+	printf '%s\n' "qom-get $cpu spe-version" "qom-set $cpu spe-version 3" \
+		"qom-set $cpu spe off" "qom-set $cpu spe-fe off" "qom-get $cpu spe-version" \
+		"qom-get $cpu spe-fe" quit |
+		timeout 60 "$qemu" -M virt,gic-version=2 -cpu max -m 256M -nographic -nic none -S \
+			-monitor stdio -serial none -kernel "$work/NOSPE.elf" >"$out" 2>&1
+	refused=$(grep -c 'cannot be changed at run time' "$out")
+	got=$(tr -d '\r' <"$out" | grep -E '^(5|3|true|false)$' | tr '\n' ' ')
+	if [ "$refused" = 3 ] && [ "$got" = "5 5 true " ]; then
+		tap PASS "props-readonly-after-realize"
+	else
+		tap FAIL "props-readonly-after-realize" "refused $refused of 3, values '$got' (want 5 5 true): $(tr '\n' ' ' <"$out" | head -c 300)"
+	fi
+}
+
 echo "TAP version 13"
 echo "# qemu: $qemu"
 # The serial model (spe-strict=off): the probes disable the buffer while
@@ -140,6 +161,7 @@ props fpf-needs-v1p4 max,spe-version=4,spe-fpf=on spe-version
 props pbt-needs-v1p2 max,spe-version=2,spe-pbt=on,spe-maxsize=128 spe-version
 props pbt-needs-maxsize-128 max,spe-pbt=on spe-maxsize
 props accepted max,spe-model=flat,spe-l1d-kib=32,spe-l2-kib=512,spe-llc-kib=4096,spe-el3-nspb=0
+props_readonly
 run KNOB 1 max,spe-fault=ea:2,spe-strict=off
 run ERND 1 max,spe-ernd=on
 run ERND 1 max
