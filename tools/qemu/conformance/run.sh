@@ -123,21 +123,22 @@ props() {
 # props_readonly: the feature properties of a realized CPU cannot be
 # changed (the ID registers a guest has read must not change under it):
 # with the machine created but stopped (-S), HMP qom-set of spe,
-# spe-version and an ID field property must fail and leave the value.
+# spe-version, an ID field property and spe-seed must fail and leave the
+# value.
 # The monitor reads the commands from stdin, one after the other.
 props_readonly() {
 	local out=$work/readonly.out cpu='/machine/unattached/device[0]' refused got
 	printf '%s\n' "qom-get $cpu spe-version" "qom-set $cpu spe-version 3" \
 		"qom-set $cpu spe off" "qom-set $cpu spe-fe off" "qom-get $cpu spe-version" \
-		"qom-get $cpu spe-fe" quit |
+		"qom-get $cpu spe-fe" "qom-set $cpu spe-seed 7" quit |
 		timeout 60 "$qemu" -M virt,gic-version=2 -cpu max -m 256M -nographic -nic none -S \
 			-monitor stdio -serial none -kernel "$work/NOSPE.elf" >"$out" 2>&1
 	refused=$(grep -c 'cannot be changed at run time' "$out")
 	got=$(tr -d '\r' <"$out" | grep -E '^(5|3|true|false)$' | tr '\n' ' ')
-	if [ "$refused" = 3 ] && [ "$got" = "5 5 true " ]; then
+	if [ "$refused" = 4 ] && [ "$got" = "5 5 true " ]; then
 		tap PASS "props-readonly-after-realize"
 	else
-		tap FAIL "props-readonly-after-realize" "refused $refused of 3, values '$got' (want 5 5 true): $(tr '\n' ' ' <"$out" | head -c 300)"
+		tap FAIL "props-readonly-after-realize" "refused $refused of 4, values '$got' (want 5 5 true): $(tr '\n' ' ' <"$out" | head -c 300)"
 	fi
 }
 
