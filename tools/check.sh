@@ -181,7 +181,9 @@ fi
 kid=$(tools/kernels/fetch.sh --default)
 if { want vm || want debug; } && [ -n "$qemu_spe" ]; then
 	start=$(date +%s)
-	for k in "$kid" 6.1 7 6.12-rt 6.12-cloud debug; do
+	# Every supported series (the list build-matrix.sh builds) and the
+	# debug kernel, which is no series of its own.
+	for k in $(tools/kernels/fetch.sh --list) debug; do
 		tools/kernels/fetch.sh "$k" >>build/logs/prepare.log 2>&1 ||
 			echo "=== prepare: kernel $k not ready (build/logs/prepare.log); its stages will say why"
 	done
