@@ -130,6 +130,12 @@ static void mmu_on(void)
 /* GICv2 on virt: distributor 0x08000000, CPU interface 0x08010000 */
 
 #define GICD(o) (*(volatile uint32_t *)(0x08000000UL + (o)))
+/*
+ * Byte-wide, for the byte-accessible registers at byte offsets: a word
+ * access there is unaligned, and to Device memory that is an Alignment
+ * fault (QEMU 10.2 takes it; 10.0 did not).
+ */
+#define GICD8(o) (*(volatile uint8_t *)(0x08000000UL + (o)))
 #define GICC(o) (*(volatile uint32_t *)(0x08010000UL + (o)))
 #define SPE_INTID 21
 
@@ -141,7 +147,7 @@ static __attribute__((unused)) void gic_init(void)
 {
     GICD(0x000) = 1;                          /* GICD_CTLR */
     GICD(0x100) = 1u << SPE_INTID;            /* GICD_ISENABLER0 */
-    GICD(0x400 + SPE_INTID) = 0;              /* priority (byte access ok) */
+    GICD8(0x400 + SPE_INTID) = 0;             /* GICD_IPRIORITYR<n>, a byte */
     GICC(0x004) = 0xff;                       /* GICC_PMR */
     GICC(0x000) = 1;                          /* GICC_CTLR */
 }
