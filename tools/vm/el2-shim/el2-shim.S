@@ -45,6 +45,18 @@
 #define icc_sre_el2	s3_4_c12_c9_5
 #define pmscr_el2	s3_4_c9_c9_0
 #define pmblimitr_el1	s3_0_c9_c10_0
+#define id_aa64mmfr3_el1	s3_0_c0_c7_3
+
+/*
+ * feat_or REG, ID, LSB, BITS: set BITS in REG when the ID register field
+ * ID[LSB+3:LSB] is non-zero (the feature is implemented). Uses x9.
+ */
+	.macro	feat_or reg, id, lsb, bits
+	ubfx	x9, \id, #\lsb, #4
+	cbz	x9, 99f
+	orr	\reg, \reg, #\bits
+99:
+	.endm
 
 	.section .text.entry, "ax"
 	.global _start
@@ -89,11 +101,23 @@ _start:
 	mov	x0, #0xf			/* SMCR_EL2.LEN: no limit */
 	msr	smcr_el2, x0
 2:
-	/* FEAT_FGT: the "n" trap bits are traps when 0 */
+	/*
+	 * FEAT_FGT: the "n" trap bits are traps when 0. Clear the trap of
+	 * each register the CPU implements, as a hypervisor that knows it
+	 * would (a newer CPU model adds registers the kernel then uses).
+	 */
 	mrs	x1, id_aa64mmfr0_el1
 	ubfx	x2, x1, #56, #4			/* FGT */
 	cbz	x2, 3f
 	mov	x0, #(3 << 54)			/* nSMPRI_EL1, nTPIDR2_EL0 */
+	mrs	x1, id_aa64pfr1_el1
+	feat_or	x0, x1, 44, (3 << 52)		/* GCS: nGCS_EL1, nGCS_EL0 */
+	feat_or	x0, x1, 48, (1 << 56)		/* THE: nRCWMASK_EL1 */
+	mrs	x1, id_aa64mmfr3_el1
+	feat_or	x0, x1, 8, (3 << 57)		/* S1PIE: nPIR_EL1, nPIRE0_EL1 */
+	feat_or	x0, x1, 16, (3 << 59)		/* S1POE: nPOR_EL1, nPOR_EL0 */
+	feat_or	x0, x1, 20, (1 << 61)		/* S2POE: nS2POR_EL1 */
+	feat_or	x0, x1, 24, (3 << 62)		/* AIE: nAMAIR2_EL1, nMAIR2_EL1 */
 	msr	hfgrtr_el2, x0
 	msr	hfgwtr_el2, x0
 	mov	x0, #(1 << 62)			/* nPMSNEVFR_EL1 */
@@ -105,6 +129,12 @@ _start:
 	ubfx	x2, x1, #40, #4			/* HCX */
 	cbz	x2, 4f
 	mov	x0, #(1 << 11)			/* HCRX_EL2.MSCEn */
+	/* and EL1's TCR2_EL1, SCTLR2_EL1 and GCS, where implemented */
+	mrs	x1, id_aa64mmfr3_el1
+	feat_or	x0, x1, 0, (1 << 14)		/* TCRX: TCR2En */
+	feat_or	x0, x1, 4, (1 << 15)		/* SCTLRX: SCTLR2En */
+	mrs	x1, id_aa64pfr1_el1
+	feat_or	x0, x1, 44, (1 << 22)		/* GCS: GCSEn */
 	msr	hcrx_el2, x0
 4:
 	/* GICv3: EL1 uses the system register interface */
