@@ -5,8 +5,9 @@
 # ends with "total: N passed, N failed, N skipped". Exit 1 on any failure.
 #
 # Environment: ARM_SPE_CACHE (cache dir), CHECK_ONLY="stage ..." to run
-# some stages only (deps host build qemu vm debug harness), CHECK_JOBS=1 to
-# run the two lanes of stages one after the other instead of concurrently.
+# some stages only (deps host build qemu vm debug harness qemu-next),
+# CHECK_JOBS=1 to run the two lanes of stages one after the other instead
+# of concurrently.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 2
@@ -147,6 +148,28 @@ stages_harness() {
 	run_suite harness tools/vm/selftest.sh
 }
 
+# The same QEMU series rebased on Debian sid's 10.2.x (tools/qemu/
+# patches-10.2): it builds, and passes the conformance suite and the whole
+# probe matrix. The matrix boots the cloud flavour of 6.12, which only this
+# lane boots (the default kernel's build and logs belong to the other
+# lane). The QEMU build is here, in the lane, so that a cold run overlaps
+# it with the other lane's guests.
+stages_qemu_next() {
+	want qemu-next || return 0
+	local q start
+	start=$(date +%s)
+	if ! q=$(tools/qemu/build.sh --base 10.2 2>build/logs/qemu-build-10.2.log | tail -n1) ||
+		[ ! -x "$q" ]; then
+		suite_error qemu-10.2 "tools/qemu/build.sh --base 10.2 failed (build/logs/qemu-build-10.2.log)"
+		return 0
+	fi
+	echo "=== qemu 10.2: $q ($(($(date +%s) - start))s)"
+	run_suite conformance-qemu10.2 --as conformance tools/qemu/conformance/run.sh "$q"
+	if want vm && [ -n "$qemu_spe" ]; then
+		run_suite selftests-qemu10.2 --as selftests selftests/arm_spe/vm-suite.sh "$q" 6.12-cloud
+	fi
+}
+
 # The two lanes take about the same time on a 2-core host (testing.rst).
 lane_default() {
 	stages_vm_default
@@ -159,6 +182,7 @@ lane_other() {
 	stages_debug
 	stages_vm_cloud
 	stages_harness
+	stages_qemu_next
 }
 
 qemu_spe=""

@@ -90,6 +90,7 @@ spe_apt_setup() {
 		printf 'deb [arch=amd64,arm64 signed-by=%s] %s %s main\n' "$key" "$main" sid
 		printf 'deb-src [signed-by=%s] %s %s main\n' "$key" "$main" bookworm
 		printf 'deb-src [signed-by=%s] %s %s main\n' "$key" "$main" trixie
+		printf 'deb-src [signed-by=%s] %s %s main\n' "$key" "$main" sid
 		printf 'deb-src [signed-by=%s] %s %s main\n' "$key" "$sec" bookworm-security
 	} >"$d/etc/sources.list.new"
 	if ! cmp -s "$d/etc/sources.list.new" "$d/etc/sources.list"; then

@@ -1,14 +1,19 @@
 #!/usr/bin/env bash
 # Build qemu-system-aarch64 with the project's FEAT_SPE emulation.
 #
-# usage: tools/qemu/build.sh [--unpatched]
+# usage: tools/qemu/build.sh [--unpatched] [--base 10.0|10.2]
 #
-# Fetches Debian's QEMU 10.0.x source through the private apt state
-# (newest 10.0.x available; override with QEMU_DEB_VERSION=...), applies
+# Fetches Debian's QEMU source through the private apt state, applies
 # Debian's own quilt series (debian/patches/series: build fixes for the
 # +ds repack, e.g. the stripped firmware blobs) and then this project's
-# series tools/qemu/patches/*.patch, configures a TCG-only aarch64-softmmu
-# build and compiles it with ninja -j2.
+# series, configures a TCG-only aarch64-softmmu build and compiles it with
+# ninja -j2. The base is one of:
+#   10.0  trixie's newest 10.0.x, series tools/qemu/patches (the default;
+#         every test runs on it)
+#   10.2  sid's newest 10.2.x, the same series rebased on it in
+#         tools/qemu/patches-10.2, after the upstream build fixes in
+#         tools/qemu/patches-10.2/base
+# QEMU_DEB_VERSION=... overrides the source version.
 #
 # The binary is cached in $ARM_SPE_CACHE/qemu/<key>/qemu-system-aarch64,
 # <key> being a hash of the source version, the patches and this script,
@@ -26,14 +31,34 @@ SPE_LOG_TAG=qemu-build
 . "$repo/tools/lib/apt.sh"
 
 mode=patched
-case "${1:-}" in
-"") ;;
---unpatched) mode=unpatched ;;
--h | --help)
-	sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'
-	exit 0
+base=10.0
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--unpatched) mode=unpatched ;;
+	--base)
+		base=${2:-}
+		shift
+		;;
+	-h | --help)
+		sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'
+		exit 0
+		;;
+	*) spe_die "unknown argument: $1 (usage: build.sh [--unpatched] [--base 10.0|10.2])" ;;
+	esac
+	shift
+done
+case "$base" in
+10.0)
+	pdir="$here/patches"
+	fixdir=""
+	vsuffix=""
 	;;
-*) spe_die "unknown argument: $1 (usage: build.sh [--unpatched])" ;;
+10.2)
+	pdir="$here/patches-10.2"
+	fixdir="$pdir/base"
+	vsuffix="-10.2"
+	;;
+*) spe_die "--base takes 10.0 or 10.2, not '$base'" ;;
 esac
 
 root="$ARM_SPE_CACHE/qemu"
@@ -43,30 +68,35 @@ mkdir -p "$root"
 # every 12 hours by spe_apt_setup; the resolved version is remembered so a
 # warm run does not need apt at all.
 ver=${QEMU_DEB_VERSION:-}
-vfile="$root/.resolved-version"
+vfile="$root/.resolved-version$vsuffix"
 if [ -z "$ver" ] && [ -s "$vfile" ] &&
 	[ -z "$(find "$vfile" -mmin +720 2>/dev/null)" ]; then
 	ver=$(cat "$vfile")
 fi
 if [ -z "$ver" ]; then
 	spe_apt_setup
-	ver=$(spe_apt_newest qemu-system-arm '^1:10\.0\.')
-	[ -n "$ver" ] || spe_die "no QEMU 10.0.x package found in the private apt state"
+	# The source package: sid keeps 10.2's source after its binaries moved on
+	ver=$(spe_apt_newest qemu "^1:${base//./\\.}\\.")
+	[ -n "$ver" ] || spe_die "no QEMU $base.x source package found in the private apt state"
 	echo "$ver" >"$vfile"
 fi
-spe_log "QEMU source: qemu $ver (Debian), mode: $mode"
+spe_log "QEMU source: qemu $ver (Debian), base $base, mode: $mode"
 
 patches=()
+fixes=()
+if [ -n "$fixdir" ]; then
+	mapfile -t fixes < <(find "$fixdir" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' | sort)
+fi
 if [ "$mode" = patched ]; then
-	mapfile -t patches < <(find "$here/patches" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' | sort)
-	[ ${#patches[@]} -gt 0 ] || spe_die "no patches in $here/patches"
+	mapfile -t patches < <(find "$pdir" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' | sort)
+	[ ${#patches[@]} -gt 0 ] || spe_die "no patches in $pdir"
 fi
 
 key=$(
 	{
 		echo "$ver $mode"
 		cat "$0"
-		for p in "${patches[@]}"; do
+		for p in "${fixes[@]}" "${patches[@]}"; do
 			basename "$p"
 			cat "$p"
 		done
@@ -139,6 +169,11 @@ while read -r p _; do
 	patch -p1 -s --no-backup-if-mismatch <"debian/patches/$p" ||
 		spe_die "Debian patch $p does not apply"
 done <debian/patches/series
+for p in "${fixes[@]}"; do
+	spe_log "applying the base fix $(basename "$p")"
+	patch -p1 -s --no-backup-if-mismatch <"$p" ||
+		spe_die "$(basename "$p") does not apply to qemu $ver"
+done
 for p in "${patches[@]}"; do
 	spe_log "applying $(basename "$p")"
 	patch -p1 -s --no-backup-if-mismatch <"$p" ||
@@ -171,7 +206,7 @@ cp qemu-system-aarch64 "$out.tmp/qemu-system-aarch64"
 {
 	echo "source: qemu $ver (Debian) + debian/patches/series"
 	echo "mode: $mode"
-	for p in "${patches[@]}"; do basename "$p"; done
+	for p in "${fixes[@]}" "${patches[@]}"; do basename "$p"; done
 } >"$out.tmp/BUILDINFO"
 cd "$root"
 rm -rf "$out.tmp/src" "$out.tmp/build"
