@@ -42,7 +42,7 @@ run:
 ifdef PCSR
 	selftests/arm_pcsr/demo.sh
 else
-	tools/perf/run-demo.sh $(if $(PROG),--prog '$(PROG)') $(if $(ARGS),--args '$(ARGS)') $(if $(KEEP),--keep '$(KEEP)')
+	tools/perf/run-demo.sh $(if $(PROG),--prog '$(PROG)') $(if $(ARGS),--args '$(ARGS)') $(if $(KEEP),--keep '$(KEEP)') $(if $(PRESET),--preset '$(PRESET)')
 endif
 
 # Driver mutants: each must fail a test suite (tools/mutants/, NAMES= a
@@ -71,6 +71,6 @@ help:
 	@echo "make bench        emulation overhead, decoder throughput, driver data loss and report speed, one table of ratios"
 	@echo "make stress       long reliability runs: fuzz, stress, fault injection (KERNEL=, FUZZ_SECONDS=)"
 	@echo "make mutants     driver mutants against the suites: each must be killed (NAMES=)"
-	@echo "make run          perf record/report/script under the emulated SPE (PROG= ARGS= KEEP=perf.data)"
+	@echo "make run          perf record/report/script under the emulated SPE (PROG= ARGS= KEEP=perf.data PRESET=neoverse-n1)"
 	@echo "make run PCSR=1   the same with PC sampling: perf record -e arm_pcsr// -C 1 (Documentation/pcsr.rst)"
 	@echo "make clean        remove build/ (the cache in ~/.cache/arm-spe stays)"

@@ -104,11 +104,16 @@ expected_skips() {
 	[ "$fault" = none ] && x 'buffer/buf.injected_fault_reported' "no fault injected in this boot"
 	[ -n "$parts" ] || x 'discovery/global.pmus_match_partitions' "no PPI partitions in this boot (SPE_EXP_PARTITIONS)"
 	[ "$kernel_btf" = 1 ] || x 'observe/obs.core.*' "kernel without CONFIG_DEBUG_INFO_BTF: no CO-RE"
-	[ "$kernel_sve" = 1 ] || x 'capture/cap.sve_*' "kernel without CONFIG_ARM64_SVE: no SVE for tasks"
+	if [ "$kernel_sve" != 1 ]; then
+		x 'capture/cap.sve_*' "kernel without CONFIG_ARM64_SVE: no SVE for tasks"
+	elif [ "$sve" != 1 ]; then
+		x 'capture/cap.sve_*' "the CPU ($model) has no SVE"
+	fi
 	[ "$fault" = s1:1 ] || x 'buffer/buf.injected_fault_at_schedule_out' "the first record does not fault in this boot"
 	[ "$firmware" = acpi ] && x 'module_load' "module_load.sh needs the DT node (ACPI boot)"
 	x 'kselftest/*: module_nospe.sh' "module_nospe.sh is for machines without SPE"
 	[ "$eft" = 1 ] || x 'capture/cap.eft_*' "PMSIDR_EL1.EFT is 0"
+	[ "$version" -ge 3 ] || x 'buffer/buf.discard*' "discard mode (PMBLIMITR_EL1.FM 0b10) is FEAT_SPEv1p2"
 	[ "$align" -ge "$maxsize" ] ||
 		x 'buffer/buf.full_buffer_no_room_resumes_*' "Align $align < MaxSize $maxsize: records do not tile the buffer"
 	[ "$cntvoff" != 0 ] || x 'capture/cap.pct_timestamps_physical' "CNTVOFF_EL2 is 0 in this boot"
@@ -163,6 +168,23 @@ mainline_cases() {
 	done
 }
 
+# neoverse_defaults MODEL: what FEAT_SPE looks like on a Neoverse core,
+# from published figures, not from the emulator: PMSVer from each core's
+# Technical Reference Manual (ID_AA64DFR0_EL1: FEAT_SPE on N1, FEAT_SPEv1p1
+# on V1 and N2); filters, record size and alignment from Linux's probe
+# line on a Neoverse V1 machine ("probed SPEv1.1 ... [max_record_sz 64,
+# align 64, features 0x17]": FE FT FL LDS, no ArchInst, no ERnd). N1 has
+# no SVE. Sets the locals of boot().
+neoverse_defaults() {
+	case $1 in
+	neoverse-n1) version=1 sve=0 ;;
+	neoverse-v1 | neoverse-n2) version=2 ;;
+	*) echo "vm-suite.sh: no defaults for CPU model $1" >&2; exit 2 ;;
+	esac
+	interval=256 maxsize=64 countsize=12 align=64 fe=1 ft=1 fl=1 fne=0
+	archinst=0 ernd=0 lds=1
+}
+
 T=$'\t'
 tot_p=0 tot_f=0 tot_s=0
 # boot NAME QEMU_CPU_PROPS TESTS...
@@ -175,7 +197,11 @@ boot() {
 	# Emulator defaults (tools/qemu/README.md), then the properties set.
 	local version=5 interval=256 maxsize=64 countsize=12 align=64 fe=1 ft=1 fl=1
 	local fne=1 fds=0 eft=0 fpf=0 crr=0 pbt=0 archinst=1 ernd=0 lds=0 fault=none strict=1 kv k v kernel_el=1
-	local boot_el=1 kpti=0 firmware=dt owner=el1 el3=0 nspb=3 w
+	local boot_el=1 kpti=0 firmware=dt owner=el1 el3=0 nspb=3 w sve=1
+	# cpu=MODEL before "boot": another CPU model than max, with its own
+	# defaults (neoverse_defaults).
+	local model=${cpu:-max}
+	[ "$model" = max ] || neoverse_defaults "$model"
 	# spe_partitions=GROUPS before "boot": the DT gets GICv3 PPI
 	# partitions, one SPE node each (tools/vm/ppi-partitions.py).
 	local parts=${spe_partitions:-}
@@ -304,7 +330,7 @@ boot() {
 		files+=(--file "$ktar:/tests/kselftest.tar")
 	fi
 	vm_suite_boot "selftests-$name" "$dir/result" --kernel "$kid" --qemu "$qemu" \
-		--cpu "max${props:+,$props}" ${machine:+--machine "$machine"} \
+		--cpu "$model${props:+,$props}" ${machine:+--machine "$machine"} \
 		${append:+--append "$append"} ${bios:+--bios "$bios"} ${el2_shim:+--el2-shim "$el2_shim"} \
 		${parts:+--spe-partitions "$parts"} \
 		--expected-skips "$dir/expected-skips" --timeout $((600 * tscale)) --list "$dir/list" \
@@ -378,6 +404,12 @@ named=1 boot ktree "" kselftest unload
 # Mainline's driver, the same tests but this driver's own (mainline.tsv),
 # named only: make check runs it as its own stage.
 named=1 driver=mainline boot mainline "" load validator discovery capture errors buffer unload
+# The Neoverse CPU models, FEAT_SPE as those cores implement it. N1 and V1
+# have no FEAT_E0PD, so KASLR forces KPTI and the driver refuses the
+# buffer, as on those machines: they boot with kpti=0, as their users do.
+cpu=neoverse-n1 append=kpti=0 boot neoverse-n1 "" load discovery capture errors buffer platform unload
+cpu=neoverse-v1 append=kpti=0 boot neoverse-v1 "" load discovery capture errors buffer platform unload
+cpu=neoverse-n2 boot neoverse-n2 "" load discovery capture errors buffer platform unload
 boot fault-s1 "spe-fault=s1:40" load fault discovery unload
 boot fault-dl "spe-fault=dl:40" load fault unload
 boot fault-ea "spe-fault=ea:40" load fault unload

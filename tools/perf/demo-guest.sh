@@ -82,9 +82,13 @@ the guest's own loads and stores while profiling (64 KiB L1D, 1 MiB L2,
 L2 11, LLC 38, peer core 52, DRAM 180 cycles; TLB walk 30) rather than
 timing; mispredicted branches from a simple predictor (gshare, a branch
 target buffer, a return stack). The CPU is -cpu max reporting a Neoverse
-N1 MIDR. Time runs at the emulator's speed. The guest's vCPUs are
+N1 MIDR, or the model PRESET named. Time runs at the emulator's speed.
+The guest's vCPUs are
 host threads: a vCPU preempted while holding a kernel lock makes the
 other spin, so kernel time in spinlocks (queued_spin_lock_slowpath)
 appears far larger than on hardware, mostly in page faults.
 EOT
+printf 'This CPU: MIDR_EL1 %s; %s\n' \
+	"$(cat /sys/devices/system/cpu/cpu0/regs/identification/midr_el1 2>/dev/null || echo unknown)" \
+	"$(dmesg | grep -o 'SPE v1p[0-9].*' | head -n1)"
 echo "demo: done"

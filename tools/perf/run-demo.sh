@@ -7,20 +7,23 @@
 #
 #   tools/perf/run-demo.sh [--prog PATH [--args "ARGS"]] [--keep FILE]
 #                          [--kernel ID] [--qemu PATH] [--seconds N]
+#                          [--preset neoverse-n1|neoverse-v1|neoverse-n2]
 #
 # --prog: a static arm64 program to record instead of the bundled
 #   spe_workload (selftests/arm_spe/perf/spe_workload.c, N seconds, default
 #   0.5); --args: its arguments. --keep: copy the guest's perf.data to FILE
 #   on the host (sent gzip'ed and base64-encoded over the console).
 # --qemu (or $QEMU): the SPE-enabled emulator; default tools/qemu/build.sh's.
-# Make: make run [PROG=./a.out] [ARGS="..."] [KEEP=perf.data]
+# --preset: record on that Neoverse CPU model, FEAT_SPE as the core has it
+#   (tools/qemu/README.md), booted with kpti=0 as SPE needs on N1 and V1.
+# Make: make run [PROG=./a.out] [ARGS="..."] [KEEP=perf.data] [PRESET=...]
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 SPE_LOG_TAG=run
 # shellcheck source=../lib/apt.sh
 . "$top/tools/lib/apt.sh"
-prog="" args="" keep="" kid="" qemu=${QEMU:-} secs=0.5
+prog="" args="" keep="" kid="" qemu=${QEMU:-} secs=0.5 preset=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--prog) prog=$2; shift ;;
@@ -29,12 +32,19 @@ while [ $# -gt 0 ]; do
 	--kernel) kid=$2; shift ;;
 	--qemu) qemu=$2; shift ;;
 	--seconds) secs=$2; shift ;;
-	-h|--help) sed -n '2,17s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	--preset) preset=$2; shift ;;
+	-h|--help) sed -n '2,20s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	*) spe_die "unknown option $1 (see --help)" ;;
 	esac
 	shift
 done
 t0=$(date +%s)
+cpu=${RUN_CPU:-max,midr=0x414fd0c1,spe-lds=on} append=()
+case $preset in
+"") ;;
+neoverse-n1 | neoverse-v1 | neoverse-n2) cpu=$preset append=(--append kpti=0) ;;
+*) spe_die "unknown preset '$preset' (neoverse-n1, neoverse-v1 or neoverse-n2)" ;;
+esac
 [ -n "$kid" ] || kid=$("$top/tools/kernels/fetch.sh" --default)
 if [ -n "$prog" ]; then
 	[ -f "$prog" ] || spe_die "no program at $prog"
@@ -72,9 +82,9 @@ spe_log "booting the emulated SPE machine (log: ${log#"$top/"})"
 set +e
 # The CPU: -cpu max with the Data Source packet, identifying itself as a
 # Neoverse N1 so that perf names the memory-hierarchy model's data sources
-# as on N1 (the perf mem section).
+# as on N1 (the perf mem section); or the preset's CPU model.
 "$top/tools/vm/run.sh" --suite demo --kernel "$kid" --qemu "$qemu" --mem 2048 --timeout 900 \
-	--cpu "${RUN_CPU:-max,midr=0x414fd0c1,spe-lds=on}" \
+	--cpu "$cpu" "${append[@]}" \
 	--list "$list" --log "$log" "${files[@]}" >"$top/build/perf/demo.tap" 2>&1
 rc=$?
 set -e

@@ -151,6 +151,10 @@ run SPE 60 max,spe-strict=off,spe-model=flat
 # FEAT_SPE_CRR and FEAT_SPE_FPF
 run FLAGS 11 max,spe-crr=on,spe-fpf=on,spe-strict=off,spe-model=flat
 run NOSPE 2 max,spe=off
+# The Neoverse CPU models: FEAT_SPE's ID registers as those cores have them
+run PRESETN1 5 neoverse-n1
+run PRESETV1 5 neoverse-v1
+run PRESETN2 5 neoverse-n2
 # Property errors: each stops QEMU before the guest runs
 props model-bogus max,spe-model=bogus spe-model
 props l1d-not-power-of-two max,spe-l1d-kib=48 spe-l1d-kib

@@ -208,6 +208,8 @@ extern char op_ldrsw_lit_data[];
 /* ---------------------------------------------------------------- */
 /* Expected values of the -cpu max defaults (emulation.rst) */
 
+#define PMSVER_V1       1               /* ID_AA64DFR0_EL1.PMSVer */
+#define PMSVER_V1P1     2
 #define PMSVER_V1P4     5
 /* FE|FT|FL|ArchInst|FnE, Interval 256, MaxSize 64 B, CountSize 12-bit */
 #define PMSIDR_DEFAULT  0x2604fULL
@@ -1896,6 +1898,58 @@ static void t_model(void)
 
 #endif
 
+#if defined(MODE_PRESETN1) || defined(MODE_PRESETV1) || defined(MODE_PRESETN2)
+#define MODE_PRESET
+/*
+ * The Neoverse CPU models (-cpu neoverse-n1/-v1/-n2): what those cores
+ * report, from published figures, not from the emulator. MIDR_EL1.PartNum
+ * and ID_AA64DFR0_EL1.PMSVer from each core's TRM (FEAT_SPE on N1,
+ * FEAT_SPEv1p1 on V1 and N2). PMSIDR_EL1 and PMBIDR_EL1 from Linux's
+ * probe line on a Neoverse V1 machine, "probed SPEv1.1 ... [max_record_sz
+ * 64, align 64, features 0x17]": FE, FT, FL and LDS; MaxSize 64 bytes;
+ * Align 64 bytes. Interval and CountSize are not published: the model
+ * keeps 256 and 12 bits (Documentation/emulation.rst, "Neoverse CPU
+ * models").
+ */
+#if defined(MODE_PRESETN1)
+#define PRESET_PARTNUM 0xd0c
+#define PRESET_PMSVER  PMSVER_V1
+#elif defined(MODE_PRESETV1)
+#define PRESET_PARTNUM 0xd40
+#define PRESET_PMSVER  PMSVER_V1P1
+#else
+#define PRESET_PARTNUM 0xd49
+#define PRESET_PMSVER  PMSVER_V1P1
+#endif
+/* FE, FT, FL, LDS (bits 0-2, 4); MaxSize 6 (64 B); CountSize 2 (12 bits) */
+#define PRESET_PMSIDR  (0x17ULL | (6ULL << 12) | (2ULL << 16))
+/* Align 6 (64 B), P 0 (EL1 owns the buffer), F 1 */
+#define PRESET_PMBIDR  (6ULL | (1ULL << 5))
+
+static void t_preset(void)
+{
+    uint64_t midr, dfr0 = RD(ID_AA64DFR0);
+
+    __asm__ volatile("mrs %0, midr_el1" : "=r"(midr));
+    result("preset_midr_partnum", ((midr >> 4) & 0xfff) == PRESET_PARTNUM,
+           "PartNum", (midr >> 4) & 0xfff, PRESET_PARTNUM);
+    result("preset_pmsver", ((dfr0 >> 32) & 0xf) == PRESET_PMSVER,
+           "PMSVer", (dfr0 >> 32) & 0xf, PRESET_PMSVER);
+    result("preset_pmsidr", RD(PMSIDR_EL1) == PRESET_PMSIDR,
+           "PMSIDR", RD(PMSIDR_EL1), PRESET_PMSIDR);
+    result("preset_pmbidr", RD(PMBIDR_EL1) == PRESET_PMBIDR,
+           "PMBIDR", RD(PMBIDR_EL1), PRESET_PMBIDR);
+
+    /* PMSNEVFR_EL1 is FEAT_SPEv1p2: UNDEFINED on these cores */
+    expect_undef = 1;
+    saw_undef = 0;
+    (void)RD(PMSNEVFR_EL1);
+    expect_undef = 0;
+    result("preset_pmsnevfr_undefined", saw_undef == 1,
+           "UNDEFINED accesses", saw_undef, 1);
+}
+#endif
+
 int main(void);
 int main(void)
 {
@@ -1903,6 +1957,8 @@ int main(void)
     mmu_on();
 #if defined(MODE_NOSPE)
     t_absent();
+#elif defined(MODE_PRESET)
+    t_preset();
 #elif defined(MODE_KNOB)
     t_knob();
 #elif defined(MODE_EVFR)
