@@ -142,6 +142,26 @@ props_readonly() {
 	fi
 }
 
+# query-cpu-model-expansion runs arm_cpu_finalize_features(), and with it
+# the SPE property checks, on CPU objects that are never realized (with
+# &error_abort when the query gives no property): it must answer, for max
+# and for a Neoverse model, and QEMU must still be there to quit.
+cpu_expansion() {
+	local out=$work/expansion.out answers
+	printf '%s\n' '{"execute":"qmp_capabilities"}' \
+		'{"execute":"query-cpu-model-expansion","arguments":{"type":"full","model":{"name":"max"}}}' \
+		'{"execute":"query-cpu-model-expansion","arguments":{"type":"full","model":{"name":"neoverse-n1"}}}' \
+		'{"execute":"quit"}' |
+		timeout 60 "$qemu" -M virt,gic-version=2 -cpu max -m 256M -display none -nic none -S \
+			-monitor none -serial none -qmp stdio >"$out" 2>&1
+	answers=$(grep -c '"return": {"model": {"name": "\(max\|neoverse-n1\)"' "$out")
+	if [ "$answers" = 2 ] && grep -q '"event": "SHUTDOWN"' "$out"; then
+		tap PASS "cpu-model-expansion-finalizes"
+	else
+		tap FAIL "cpu-model-expansion-finalizes" "$answers of 2 answers: $(tr '\n' ' ' <"$out" | head -c 300)"
+	fi
+}
+
 echo "TAP version 13"
 echo "# qemu: $qemu"
 # The serial model (spe-strict=off): the probes disable the buffer while
@@ -167,6 +187,7 @@ props pbt-needs-v1p2 max,spe-version=2,spe-pbt=on,spe-maxsize=128 spe-version
 props pbt-needs-maxsize-128 max,spe-pbt=on spe-maxsize
 props accepted max,spe-model=flat,spe-l1d-kib=32,spe-l2-kib=512,spe-llc-kib=4096,spe-el3-nspb=0
 props_readonly
+cpu_expansion
 run KNOB 1 max,spe-fault=ea:2,spe-strict=off
 run ERND 1 max,spe-ernd=on
 run ERND 1 max
