@@ -215,6 +215,21 @@ extern char op_ldrsw_lit_data[];
 #define PMSIDR_DEFAULT  0x2604fULL
 /* F (flag updates) | Align 64 B; P = 0 at EL1 when EL1 owns the buffer */
 #define PMBIDR_DEFAULT  0x26ULL
+
+/*
+ * The three ID values software reads to learn the implementation:
+ * ID_AA64DFR0_EL1.PMSVer, PMSIDR_EL1 and PMBIDR_EL1, each one check.
+ */
+static __attribute__((unused)) void
+check_spe_ids(const char *n_ver, uint64_t pmsver, const char *n_idr,
+              uint64_t pmsidr, const char *n_bidr, uint64_t pmbidr)
+{
+    uint64_t ver = (RD(ID_AA64DFR0) >> 32) & 0xf;
+
+    result(n_ver, ver == pmsver, "PMSVer", ver, pmsver);
+    result(n_idr, RD(PMSIDR_EL1) == pmsidr, "PMSIDR", RD(PMSIDR_EL1), pmsidr);
+    result(n_bidr, RD(PMBIDR_EL1) == pmbidr, "PMBIDR", RD(PMBIDR_EL1), pmbidr);
+}
 #define RECORD_SIZE     64
 
 /* Profiling Buffer setup helpers */
@@ -641,14 +656,9 @@ static void t_flags(void)
 
 static void t_id(void)
 {
-    uint64_t dfr0 = RD(ID_AA64DFR0);
-
-    result("id_aa64dfr0_pmsver_v1p4", ((dfr0 >> 32) & 0xf) == PMSVER_V1P4,
-           "PMSVer", (dfr0 >> 32) & 0xf, PMSVER_V1P4);
-    result("pmsidr_el1_value", RD(PMSIDR_EL1) == PMSIDR_DEFAULT,
-           "PMSIDR", RD(PMSIDR_EL1), PMSIDR_DEFAULT);
-    result("pmbidr_el1_value", RD(PMBIDR_EL1) == PMBIDR_DEFAULT,
-           "PMBIDR", RD(PMBIDR_EL1), PMBIDR_DEFAULT);
+    check_spe_ids("id_aa64dfr0_pmsver_v1p4", PMSVER_V1P4,
+                  "pmsidr_el1_value", PMSIDR_DEFAULT,
+                  "pmbidr_el1_value", PMBIDR_DEFAULT);
 }
 
 static void t_reset(void)
@@ -1928,17 +1938,14 @@ static void t_model(void)
 
 static void t_preset(void)
 {
-    uint64_t midr, dfr0 = RD(ID_AA64DFR0);
+    uint64_t midr;
 
     __asm__ volatile("mrs %0, midr_el1" : "=r"(midr));
     result("preset_midr_partnum", ((midr >> 4) & 0xfff) == PRESET_PARTNUM,
            "PartNum", (midr >> 4) & 0xfff, PRESET_PARTNUM);
-    result("preset_pmsver", ((dfr0 >> 32) & 0xf) == PRESET_PMSVER,
-           "PMSVer", (dfr0 >> 32) & 0xf, PRESET_PMSVER);
-    result("preset_pmsidr", RD(PMSIDR_EL1) == PRESET_PMSIDR,
-           "PMSIDR", RD(PMSIDR_EL1), PRESET_PMSIDR);
-    result("preset_pmbidr", RD(PMBIDR_EL1) == PRESET_PMBIDR,
-           "PMBIDR", RD(PMBIDR_EL1), PRESET_PMBIDR);
+    check_spe_ids("preset_pmsver", PRESET_PMSVER,
+                  "preset_pmsidr", PRESET_PMSIDR,
+                  "preset_pmbidr", PRESET_PMBIDR);
 
     /* PMSNEVFR_EL1 is FEAT_SPEv1p2: UNDEFINED on these cores */
     expect_undef = 1;
