@@ -5,7 +5,8 @@
 #
 # Builds the bare-metal programs (aarch64-linux-gnu-gcc, installed with
 # spe_need_host_pkgs if missing), runs each under timeout on
-# "-M virt,gic-version=2 -cpu max..." with semihosting, and prints TAP:
+# "-M virt,gic-version=2 -cpu max..." (some also with gic-version=3) with
+# semihosting, and prints TAP:
 # "ok N - name" / "not ok N - name", then as its last line
 # "conformance: N passed, N failed, N skipped". Exit 0 iff nothing failed.
 set -uo pipefail
@@ -39,7 +40,7 @@ tap() { # status name [detail]
 
 # build <mode>: produce $work/<mode>.elf
 build() {
-	local src=("$here/console.c" "$here/ops.S" "$here/tests.c")
+	local src=("$here/console.c" "$here/gic.c" "$here/ops.S" "$here/tests.c")
 	case "$1" in PCSR*) src=("$here/console.c" "$here/pcsr.c") ;; esac
 	aarch64-linux-gnu-gcc -O2 -g -ffreestanding -nostdlib -nostartfiles \
 		-static -mgeneral-regs-only -march=armv8.2-a -Wall -Werror \
@@ -54,15 +55,21 @@ build() {
 # "EXPECT-VIOLATION <rule>" (test <mode>-violations).
 run() {
 	local mode=$1 expect=$2 cpu=$3 mach=${4:+,$4} smp=${5:-1}
-	local out rc line status name detail got=0
+	local out rc line status name detail got=0 gic=2 gic_seen=""
 	local want_v="" got_v=""
+	# GICv2 unless the machine options name a version
+	case "$mach" in
+	*gic-version=3*) gic=3 ;;
+	*gic-version=*) ;;
+	*) mach=",gic-version=2$mach" ;;
+	esac
 	if ! build "$mode"; then
 		sed 's/^/# /' "$work/$mode.build.log"
 		tap FAIL "build-$mode" "compile error"
 		return
 	fi
 	out="$work/$mode.out"
-	timeout 60 "$qemu" -M "virt,gic-version=2$mach" -smp "$smp" -cpu "$cpu" -m 256M \
+	timeout 60 "$qemu" -M "virt$mach" -smp "$smp" -cpu "$cpu" -m 256M \
 		-nographic -nic none -monitor none -serial stdio -semihosting \
 		-kernel "$work/$mode.elf" >"$out" 2>&1 </dev/null
 	rc=$?
@@ -75,6 +82,7 @@ run() {
 			got=$((got + 1))
 			;;
 		"Bail out!"*) echo "# $line" ;;
+		"# GICv"*) gic_seen=${line#\# GICv} ;;
 		EXPECT-VIOLATION\ *) want_v+="${line#EXPECT-VIOLATION }"$'\n' ;;
 		*spe-violation:\ CPU*)
 			echo "# ${line#*spe-violation: }"
@@ -89,6 +97,14 @@ run() {
 		tap PASS "$mode-violations"
 	else
 		tap FAIL "$mode-violations" "reported [${got_v//$'\n'/, }], expected [${want_v//$'\n'/, }]"
+	fi
+	# a program that sets up the GIC says which version it found
+	if [ -n "$gic_seen" ]; then
+		if [ "$gic_seen" = "$gic" ]; then
+			tap PASS "$mode-gicv$gic"
+		else
+			tap FAIL "$mode-gicv$gic" "the program found GICv$gic_seen"
+		fi
 	fi
 	if [ "$got" -ne "$expect" ]; then
 		sed 's/^/# /' "$out" | tail -n 20
@@ -199,6 +215,9 @@ run ALIGN 2 max,spe-maxsize=512,spe-align=512,spe-strict=off
 run ALIGN 2 max,spe-maxsize=2048,spe-align=2048,spe-strict=off
 # The strict model (the default), and PMBIDR_EL1.P from EL3, EL2 and EL1
 run STRICT 10 max,spe-strict=on,spe-seed=1
+# PMBIRQ through GICv3's redistributor and ICC_* registers (gic.c)
+run SPE 60 max,spe-strict=off,spe-model=flat gic-version=3
+run STRICT 10 max,spe-strict=on,spe-seed=1 gic-version=3
 run EL2 3 max virtualization=on
 run EL3 3 max virtualization=on,secure=on
 run FGT 7 max virtualization=on
