@@ -40,7 +40,7 @@ tap() { # status name [detail]
 
 # build <mode>: produce $work/<mode>.elf
 build() {
-	local src=("$here/console.c" "$here/gic.c" "$here/ops.S" "$here/tests.c")
+	local src=("$here/console.c" "$here/gic.c" "$here/ops.S" "$here/el0.S" "$here/tests.c")
 	case "$1" in PCSR*) src=("$here/console.c" "$here/pcsr.c") ;; esac
 	aarch64-linux-gnu-gcc -O2 -g -ffreestanding -nostdlib -nostartfiles \
 		-static -mgeneral-regs-only -march=armv8.2-a -Wall -Werror \
@@ -207,6 +207,8 @@ cpu_expansion
 run KNOB 1 max,spe-fault=ea:2,spe-strict=off
 run ERND 1 max,spe-ernd=on
 run ERND 1 max
+# Sampling at EL0 (PMSCR_EL1.E0SPE): the PC packet's EL, CONTEXTIDR_EL1
+run EL0 2 max,spe-strict=off,spe-model=flat
 run PBT 4 max,spe-pbt=on,spe-maxsize=128,spe-strict=off,spe-model=flat
 for v in 1 2 3 4 5; do
 	run EVFR 1 "max,spe-version=$v,spe-strict=off"

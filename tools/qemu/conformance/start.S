@@ -138,7 +138,8 @@ vectors:
  * Synchronous exception from a lower EL: taken to EL2 (a trap, when the
  * program runs EL1 code under its own EL2): el2_trap_handler(esr, elr).
  * Used with VBAR_EL2 = VBAR_EL1 (tests.c, el2_to_el1_trap_stack()); the
- * same entry at EL1 would be an exception from EL0, which never runs.
+ * same entry at EL1 would be an exception from EL0, which runs only
+ * under run_el0() and its own vector table (el0.S).
  */
 	resume_entry lower_sync_entry, el2, el2_trap_handler, bad_8
 	bad	8

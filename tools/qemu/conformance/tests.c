@@ -94,6 +94,7 @@ static __attribute__((unused)) void skip(const char *name, const char *why)
 #define BUF_LIMIT   0x41010000UL
 #define HOLE_PAGE   0x41010000UL           /* not mapped: fault test */
 #define DATA        0x41100000UL           /* operand memory */
+#define EL0_BLOCK   0x40400000UL           /* link.ld: .text.el0 */
 
 static uint64_t l1[512] __attribute__((aligned(4096)));
 static uint64_t l2[512] __attribute__((aligned(4096)));
@@ -116,6 +117,10 @@ static void mmu_on(void)
         l3[i] = pa == HOLE_PAGE ? 0 : pa | af | sh | normal | 3;
     }
     l2[(0x41000000UL - 0x40000000UL) >> 21] = (uint64_t)l3 | 3;
+#if defined(MODE_EL0)
+    /* el0.S's EL0 code: AP[2:1] = 0b11, read-only at EL0 and EL1 */
+    l2[(EL0_BLOCK - 0x40000000UL) >> 21] |= 3 << 6;
+#endif
 
     WR(mair_el1, 0xff00);                    /* attr0 device, attr1 WB */
     WR(tcr_el1, 25 | (1 << 8) | (1 << 10) | (3 << 12) | (1 << 23) |
@@ -1890,6 +1895,97 @@ static void t_model(void)
 
 #endif
 
+#if defined(MODE_EL0)
+/* el0.S */
+uint64_t run_el0(void (*fn)(uint64_t), uint64_t arg);
+void el0_spin(uint64_t iters);
+extern char el0_spin_end[];
+
+#define PMSCR_E0SPE (1ULL << 0)
+#define PMSCR_E1SPE (1ULL << 1)
+#define PMSCR_CX    (1ULL << 3)
+#define PMSCR_TS    (1ULL << 5)
+#define EL0_CONTEXT 0x5a5aULL
+
+/*
+ * Sample el0_spin() at EL0 with PMSCR_EL1 = @pmscr and count the records
+ * (64 bytes each, RECORD_SIZE) by the PC packet's EL, bits [62:61]
+ * (D18.2.1), and whether its PC is in el0_spin(); *ctx_ok: each EL0
+ * record has CONTEXTIDR_EL1 in a Context packet. Returns ESR_EL1 of the
+ * exception that ended the EL0 run.
+ */
+static uint64_t el0_sample(uint64_t pmscr, int *el0, int *el1, int *in_spin,
+                           int *ctx_ok)
+{
+    uint64_t esr, end, r;
+
+    spe_reset_regs();
+    clear_buf(BUF_BASE, BUF_LIMIT - BUF_BASE);
+    WR(CONTEXTIDR, EL0_CONTEXT);
+    WR(PMBPTR_EL1, BUF_BASE);
+    WR(PMSIRR_EL1, 0x100);
+    WR(PMSCR_EL1, pmscr);
+    WR(PMBLIMITR_EL1, BUF_LIMIT | 1);
+    ISB();
+    esr = run_el0(el0_spin, 3000);
+    WR(PMSCR_EL1, 0);
+    ISB();
+    __asm__ volatile("hint #17" ::: "memory");    /* PSB CSYNC */
+    DSB();
+    WR(PMBLIMITR_EL1, 0);
+    ISB();
+    *el0 = *el1 = *in_spin = 0;
+    *ctx_ok = 1;
+    end = RD(PMBPTR_EL1);
+    for (r = BUF_BASE; r + RECORD_SIZE <= end; r += RECORD_SIZE) {
+        Pkt pc = find_pkt(r, r + RECORD_SIZE, 0xb0, 0xff);
+        Pkt cx = find_pkt(r, r + RECORD_SIZE, 0x64, 0xff);
+        uint64_t va = pc.payload & ((1ULL << 56) - 1);
+
+        if (!pc.found) {
+            continue;
+        }
+        if (((pc.payload >> 61) & 3) == 0) {
+            (*el0)++;
+            if (!cx.found || cx.payload != EL0_CONTEXT) {
+                *ctx_ok = 0;
+            }
+        } else {
+            (*el1)++;
+        }
+        *in_spin += va >= (uint64_t)el0_spin && va < (uint64_t)el0_spin_end;
+    }
+    spe_reset_regs();
+    return esr;
+}
+
+static void t_el0(void)
+{
+    const char *n = "el0_sampled_with_e0spe";
+    int el0, el1, in_spin, ctx_ok;
+    uint64_t esr;
+
+    /* 9000 operations at EL0, interval 256: about 35 records */
+    esr = el0_sample(PMSCR_E0SPE | PMSCR_CX | PMSCR_TS, &el0, &el1, &in_spin,
+                     &ctx_ok);
+    /* ESR_EL1.EC 0x15: SVC from AArch64, the end of el0_spin() */
+    CHECK_EQ(n, "ESR_EL1.EC of the return", esr >> 26, 0x15);
+    CHECK(n, el0 >= 30, "EL0 records", el0, 30);
+    CHECK_EQ(n, "EL0 records with their PC in el0_spin", in_spin, el0);
+    CHECK_EQ(n, "EL1 records (E1SPE = 0)", el1, 0);
+    CHECK_EQ(n, "CONTEXTIDR_EL1 in each EL0 record", ctx_ok, 1);
+    result(n, 1, "", 0, 0);
+
+    n = "el0_not_sampled_with_e1spe_only";
+    esr = el0_sample(PMSCR_E1SPE | PMSCR_CX | PMSCR_TS, &el0, &el1, &in_spin,
+                     &ctx_ok);
+    CHECK_EQ(n, "ESR_EL1.EC of the return", esr >> 26, 0x15);
+    CHECK_EQ(n, "EL0 records", el0, 0);
+    CHECK_EQ(n, "records with their PC in el0_spin", in_spin, 0);
+    result(n, 1, "", 0, 0);
+}
+#endif
+
 #if defined(MODE_PRESETN1) || defined(MODE_PRESETV1) || defined(MODE_PRESETN2)
 #define MODE_PRESET
 /*
@@ -1977,6 +2073,8 @@ int main(void)
     t_ecount();
 #elif defined(MODE_PBT)
     t_pbt();
+#elif defined(MODE_EL0)
+    t_el0();
 #else
     puts_(gic_init(SPE_INTID) == 3 ? "# GICv3\n" : "# GICv2\n");
     t_id();
