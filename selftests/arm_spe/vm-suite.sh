@@ -169,20 +169,30 @@ mainline_cases() {
 }
 
 # neoverse_defaults MODEL: what FEAT_SPE looks like on a Neoverse core,
-# from published figures, not from the emulator: PMSVer from each core's
-# Technical Reference Manual (ID_AA64DFR0_EL1: FEAT_SPE on N1, FEAT_SPEv1p1
-# on V1 and N2); filters, record size and alignment from Linux's probe
-# line on a Neoverse V1 machine ("probed SPEv1.1 ... [max_record_sz 64,
-# align 64, features 0x17]": FE FT FL LDS, no ArchInst, no ERnd). N1 has
-# no SVE. Sets the locals of boot().
+# from published figures, not from the emulator: the model's line of
+# tools/qemu/neoverse.tsv (its sources are there), its PMSIDR_EL1 and
+# PMBIDR_EL1 taken apart by field (Arm ARM D24.4). Sets the locals of
+# boot().
 neoverse_defaults() {
-	case $1 in
-	neoverse-n1) version=1 sve=0 ;;
-	neoverse-v1 | neoverse-n2) version=2 ;;
-	*) echo "vm-suite.sh: no defaults for CPU model $1" >&2; exit 2 ;;
+	local m partnum pmsver pmsidr pmbidr has_sve line=""
+	while read -r m partnum pmsver pmsidr pmbidr has_sve; do
+		[ "$m" = "$1" ] && line=1 && break
+	done <"$top/tools/qemu/neoverse.tsv"
+	[ -n "$line" ] || { echo "vm-suite.sh: CPU model $1 is not in tools/qemu/neoverse.tsv" >&2; exit 2; }
+	version=$pmsver sve=$has_sve
+	fe=$((pmsidr & 1)) ft=$((pmsidr >> 1 & 1)) fl=$((pmsidr >> 2 & 1))
+	archinst=$((pmsidr >> 3 & 1)) lds=$((pmsidr >> 4 & 1))
+	ernd=$((pmsidr >> 5 & 1)) fne=$((pmsidr >> 6 & 1))
+	# PMSIDR_EL1.Interval: 0b0000 256, 0b0010 512, 0b0011 768, ...
+	case $((pmsidr >> 8 & 0xf)) in
+	0) interval=256 ;; 2) interval=512 ;; 3) interval=768 ;; 4) interval=1024 ;;
+	5) interval=1536 ;; 6) interval=2048 ;; 7) interval=3072 ;; 8) interval=4096 ;;
+	*) echo "vm-suite.sh: reserved PMSIDR_EL1.Interval for $1" >&2; exit 2 ;;
 	esac
-	interval=256 maxsize=64 countsize=12 align=64 fe=1 ft=1 fl=1 fne=0
-	archinst=0 ernd=0 lds=1
+	maxsize=$((1 << (pmsidr >> 12 & 0xf)))
+	# PMSIDR_EL1.CountSize: 0b0010 12-bit saturating, 0b0011 16-bit
+	countsize=$(((pmsidr >> 16 & 0xf) == 3 ? 16 : 12))
+	align=$((1 << (pmbidr & 0xf)))
 }
 
 T=$'\t'

@@ -44,7 +44,7 @@ build() {
 	case "$1" in PCSR*) src=("$here/console.c" "$here/pcsr.c") ;; esac
 	aarch64-linux-gnu-gcc -O2 -g -ffreestanding -nostdlib -nostartfiles \
 		-static -mgeneral-regs-only -march=armv8.2-a -Wall -Werror \
-		-Wl,--no-warn-rwx-segments -D "MODE_$1" -T "$here/link.ld" \
+		-Wl,--no-warn-rwx-segments -D "MODE_$1" ${BUILD_DEFS:-} -T "$here/link.ld" \
 		-o "$work/$1.elf" "$here/start.S" "${src[@]}" \
 		>"$work/$1.build.log" 2>&1
 }
@@ -188,9 +188,13 @@ run SPE 60 max,spe-strict=off,spe-model=flat
 run FLAGS 11 max,spe-crr=on,spe-fpf=on,spe-strict=off,spe-model=flat
 run NOSPE 2 max,spe=off
 # The Neoverse CPU models: FEAT_SPE's ID registers as those cores have them
-run PRESETN1 5 neoverse-n1
-run PRESETV1 5 neoverse-v1
-run PRESETN2 5 neoverse-n2
+# (expected values: tools/qemu/neoverse.tsv; mode PRESETN1 for neoverse-n1 ...)
+while read -r model partnum pmsver pmsidr pmbidr _; do
+	case $model in "" | \#*) continue ;; esac
+	mode=PRESET$(tr a-z A-Z <<<"${model#neoverse-}")
+	BUILD_DEFS="-DPRESET_PARTNUM=$partnum -DPRESET_PMSVER=$pmsver -DPRESET_PMSIDR=${pmsidr}ULL -DPRESET_PMBIDR=${pmbidr}ULL" \
+		run "$mode" 5 "$model"
+done <"$here/../neoverse.tsv"
 # Property errors: each stops QEMU before the guest runs
 props model-bogus max,spe-model=bogus spe-model
 props l1d-not-power-of-two max,spe-l1d-kib=48 spe-l1d-kib

@@ -1986,34 +1986,15 @@ static void t_el0(void)
 }
 #endif
 
-#if defined(MODE_PRESETN1) || defined(MODE_PRESETV1) || defined(MODE_PRESETN2)
+#if defined(PRESET_PARTNUM)
 #define MODE_PRESET
 /*
  * The Neoverse CPU models (-cpu neoverse-n1/-v1/-n2): what those cores
- * report, from published figures, not from the emulator. MIDR_EL1.PartNum
- * and ID_AA64DFR0_EL1.PMSVer from each core's TRM (FEAT_SPE on N1,
- * FEAT_SPEv1p1 on V1 and N2). PMSIDR_EL1 and PMBIDR_EL1 from Linux's
- * probe line on a Neoverse V1 machine, "probed SPEv1.1 ... [max_record_sz
- * 64, align 64, features 0x17]": FE, FT, FL and LDS; MaxSize 64 bytes;
- * Align 64 bytes. Interval and CountSize are not published: the model
- * keeps 256 and 12 bits (Documentation/emulation.rst, "Neoverse CPU
- * models").
+ * report, from published figures, not from the emulator. run.sh passes
+ * them from tools/qemu/neoverse.tsv (its sources are there):
+ * PRESET_PARTNUM (MIDR_EL1.PartNum), PRESET_PMSVER, PRESET_PMSIDR,
+ * PRESET_PMBIDR.
  */
-#if defined(MODE_PRESETN1)
-#define PRESET_PARTNUM 0xd0c
-#define PRESET_PMSVER  PMSVER_V1
-#elif defined(MODE_PRESETV1)
-#define PRESET_PARTNUM 0xd40
-#define PRESET_PMSVER  PMSVER_V1P1
-#else
-#define PRESET_PARTNUM 0xd49
-#define PRESET_PMSVER  PMSVER_V1P1
-#endif
-/* FE, FT, FL, LDS (bits 0-2, 4); MaxSize 6 (64 B); CountSize 2 (12 bits) */
-#define PRESET_PMSIDR  (0x17ULL | (6ULL << 12) | (2ULL << 16))
-/* Align 6 (64 B), P 0 (EL1 owns the buffer), F 1 */
-#define PRESET_PMBIDR  (6ULL | (1ULL << 5))
-
 static void t_preset(void)
 {
     uint64_t midr;
