@@ -227,6 +227,8 @@ run STRICT 10 max,spe-strict=on,spe-seed=1 gic-version=3
 run EL2 3 max virtualization=on
 run EL3 3 max virtualization=on,secure=on
 run FGT 7 max virtualization=on
+# Timestamps with FEAT_ECV: PMSCR_EL2/EL1.PCT, CNTVOFF_EL2, CNTPOFF_EL2
+run ECV 8 max,spe-strict=off,spe-model=flat virtualization=on
 # The memory-hierarchy model (the default) with Data Source packets
 run MODEL 12 max,spe-strict=off,spe-lds=on "" 2
 run PCSR 30 max pcsr=on 2 # FEAT_PCSR: Documentation/pcsr.rst

@@ -1285,7 +1285,8 @@ static void t_coll(void)
     spe_reset_regs();
 }
 
-#elif defined(MODE_EL2) || defined(MODE_EL3) || defined(MODE_FGT)
+#elif defined(MODE_EL2) || defined(MODE_EL3) || defined(MODE_FGT) || \
+      defined(MODE_ECV)
 
 static uint64_t current_el(void)
 {
@@ -1429,6 +1430,107 @@ static void t_fgt(void)
     EXPECT_TRAP("fgt_pmbidr_read_not_trapped", (void)RD(PMBIDR_EL1), 0, 1, 10, 7);
     EXPECT_TRAP("fgt_npmsnevfr_0_read_traps", (void)RD(PMSNEVFR_EL1), 1, 1, 9, 1);
     EXPECT_TRAP("fgt_npmsnevfr_1_write_not_trapped", WR(PMSNEVFR_EL1, 0), 0, 0, 9, 1);
+}
+
+#elif defined(MODE_ECV)
+
+/*
+ * Timestamps with FEAT_ECV (Arm ARM J1.1.1.55 CollectTimeStamp(), D18.2.9
+ * Timestamp payload, D3.3 physical offset): booted at EL2 with
+ * virtualization=on, the buffer given to EL1 (MDCR_EL2.E2PB 0b11), EL1
+ * samples one load per case; between cases an HVC asks EL2 for the next
+ * PMSCR_EL2 and CNTHCTL_EL2. CNTVOFF_EL2 and CNTPOFF_EL2 are set 2^40
+ * and 3 * 2^40 apart from 0, so that the three counters a Timestamp can
+ * hold are told apart: PhysicalCountInt() (physical), less CNTVOFF_EL2
+ * (virtual), less CNTPOFF_EL2 (offset physical, when CNTHCTL_EL2.ECV
+ * enables the offset; with ECV 0 the offset is 0).
+ */
+#define PMSCR_EL2       S3_4_C9_C9_0
+#define CNTPOFF_EL2     S3_4_C14_C0_6
+#define CNTHCTL_ECV     (1ULL << 12)
+#define VOFF            (1ULL << 40)
+#define POFF            (3ULL << 40)
+#define PCT(v)          ((uint64_t)(v) << 6)
+
+static volatile uint64_t hvc_pmscr2, hvc_cnthctl;
+
+/* HVC from EL1 (ESR_EL2.EC 0x16): the next case's EL2 registers */
+uint64_t el2_trap_handler(uint64_t esr, uint64_t elr);
+uint64_t el2_trap_handler(uint64_t esr, uint64_t elr)
+{
+    if ((esr >> 26) != 0x16) {
+        puts_("# unexpected trap to EL2, ESR_EL2 ");
+        puthex(esr);
+        puts_(" ELR_EL2 ");
+        puthex(elr);
+        puts_("\n");
+        return 0;
+    }
+    WR(PMSCR_EL2, hvc_pmscr2);
+    WR(cnthctl_el2, hvc_cnthctl);
+    ISB();
+    return elr;                 /* ELR_EL2 of an HVC: the next instruction */
+}
+
+enum { TS_VIRTUAL, TS_PHYSICAL, TS_OFFSET_PHYSICAL };
+
+/*
+ * Test @n: with PMSCR_EL2.PCT @pct2, PMSCR_EL1.PCT @pct1 and
+ * CNTHCTL_EL2.ECV @ecv, a sampled load's Timestamp is the @kind counter.
+ */
+static void ecv_case(const char *n, unsigned pct2, unsigned pct1, int ecv,
+                     int kind)
+{
+    uint64_t lim, v0, v1, raw0, span, off, ts;
+    Pkt k;
+
+    hvc_pmscr2 = PCT(pct2);
+    hvc_cnthctl = ecv ? CNTHCTL_ECV : 0;
+    __asm__ volatile("hvc #0" ::: "memory");
+    lim = probe_setup(2 | (1 << 5) | PCT(pct1));   /* E1SPE, TS */
+    /* at EL1, CNTVCT_EL0 is PhysicalCountInt() - CNTVOFF_EL2 */
+    v0 = RD(cntvct_el0);
+    op_ldr(lim, DATA, 0);
+    v1 = RD(cntvct_el0);
+    k = find_pkt(BUF_BASE, RD(PMBPTR_EL1), 0x71, 0xff);
+    CHECK_EQ(n, "Timestamp packet", k.found, 1);
+    off = kind == TS_VIRTUAL ? VOFF :
+          kind == TS_OFFSET_PHYSICAL && ecv ? POFF : 0;
+    raw0 = v0 + VOFF;
+    span = v1 - v0;
+    ts = k.payload;
+    /* ts in [raw0 - off, raw0 - off + span], modulo 2^64 */
+    CHECK(n, ts - (raw0 - off) <= span, "timestamp - expected counter",
+          ts - (raw0 - off), span);
+    result(n, 1, "", 0, 0);
+}
+
+static void t_ecv(void)
+{
+    if (!at_el("ecv_el2_00_el1_11_virtual", 2)) {
+        return;
+    }
+    if (((RD(id_aa64mmfr0_el1) >> 60) & 0xf) < 2) {
+        skip("ecv_el2_00_el1_11_virtual", "no FEAT_ECV with CNTPOFF_EL2");
+        return;
+    }
+    WR(mdcr_el2, 3 << 12);      /* E2PB 0b11: EL1 owns the buffer */
+    /* FEAT_FGT: nPMSNEVFR_EL1 1, EL1's PMSNEVFR_EL1 accesses not trapped */
+    WR(s3_4_c3_c1_4, 1ULL << 62);       /* HDFGRTR_EL2 */
+    WR(s3_4_c3_c1_5, 1ULL << 62);       /* HDFGWTR_EL2 */
+    WR(cntvoff_el2, VOFF);
+    WR(CNTPOFF_EL2, POFF);
+    el2_to_el1();
+    ecv_case("ecv_el2_00_el1_11_virtual", 0, 3, 1, TS_VIRTUAL);
+    ecv_case("ecv_el2_01_el1_01_physical", 1, 1, 1, TS_PHYSICAL);
+    ecv_case("ecv_el2_01_el1_11_offset_physical", 1, 3, 1, TS_OFFSET_PHYSICAL);
+    ecv_case("ecv_el2_11_el1_00_virtual", 3, 0, 1, TS_VIRTUAL);
+    ecv_case("ecv_el2_11_el1_01_offset_physical", 3, 1, 1, TS_OFFSET_PHYSICAL);
+    ecv_case("ecv_el2_11_el1_11_offset_0_without_ecv", 3, 3, 0,
+             TS_OFFSET_PHYSICAL);
+    /* the reserved 0b10: the model's choice is 0b00 (cpu-features.rst) */
+    ecv_case("ecv_el2_10_reserved_virtual", 2, 1, 1, TS_VIRTUAL);
+    ecv_case("ecv_el2_01_el1_10_reserved_virtual", 1, 2, 1, TS_VIRTUAL);
 }
 
 #else /* MODE_EL3 */
@@ -2046,6 +2148,8 @@ int main(void)
     t_pmbidr_nspb();
 #elif defined(MODE_FGT)
     t_fgt();
+#elif defined(MODE_ECV)
+    t_ecv();
 #elif defined(MODE_MODEL)
     t_model();
 #elif defined(MODE_FLAGS)
