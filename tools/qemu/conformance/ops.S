@@ -76,6 +76,9 @@ spe_spin:
 	probe	op_csel, "cmp x2, x2", "csel x3, x2, x1, eq"
 	probe	op_add, "nop", "add x3, x2, x1"
 	probe	op_psb, "nop", "hint #17"
+/* unprivileged: made with EL0's permissions from EL1 (MODE_UNPRIV) */
+	probe	op_ldtr, "nop", "ldtr x3, [x1, #8]"
+	probe	op_sttr, "nop", "sttr x2, [x1, #16]"
 
 /* Branch CR (FEAT_SPE_CRR): calls, a return; Other ASE/FP (FEAT_SPE_FPF) */
 	probe	op_bl, "nop", "bl op_bl_after", 1

@@ -117,6 +117,10 @@ static void mmu_on(void)
         l3[i] = pa == HOLE_PAGE ? 0 : pa | af | sh | normal | 3;
     }
     l2[(0x41000000UL - 0x40000000UL) >> 21] = (uint64_t)l3 | 3;
+#if defined(MODE_UNPRIV)
+    /* the DATA page: AP[2:1] = 0b01, read/write at EL0 and EL1 */
+    l3[(DATA - 0x41000000UL) >> 12] |= 1 << 6;
+#endif
 #if defined(MODE_EL0)
     /* el0.S's EL0 code: AP[2:1] = 0b11, read-only at EL0 and EL1 */
     l2[(EL0_BLOCK - 0x40000000UL) >> 21] |= 3 << 6;
@@ -183,7 +187,8 @@ typedef void probe_fn(uint64_t limitr, uint64_t addr, uint64_t val);
 #define PROBE(n) extern probe_fn n; extern char n##_target[], n##_after[];
 PROBE(op_ldr) PROBE(op_str) PROBE(op_ldp) PROBE(op_ldr_q) PROBE(op_ldaxr)
 PROBE(op_stlr) PROBE(op_ldadd) PROBE(op_bne_nt) PROBE(op_beq_t) PROBE(op_b)
-PROBE(op_br) PROBE(op_csel) PROBE(op_add) PROBE(op_psb)
+PROBE(op_br) PROBE(op_csel) PROBE(op_add) PROBE(op_psb) PROBE(op_ldtr)
+PROBE(op_sttr)
 PROBE(op_ldapr) PROBE(op_casp) PROBE(op_ldrsw_lit) PROBE(op_ldg)
 PROBE(op_ld1d) PROBE(op_st1d) PROBE(op_csel_fail) PROBE(op_fcsel_fail)
 PROBE(op_dczva) PROBE(op_prfm) PROBE(op_ld1d_first) PROBE(op_st1d_first)
@@ -1997,6 +2002,46 @@ static void t_model(void)
 
 #endif
 
+#if defined(MODE_UNPRIV)
+/*
+ * LDTR and STTR at EL1 are made with EL0's permissions (AccType_UNPRIV),
+ * so with PSTATE.PAN set they reach a user page that LDR and STR at EL1
+ * cannot. The physical address packet (D18.2.1 INDEX 3, collected per
+ * CollectPhysicalAddress()) is the address that access translated to:
+ * with the identity map, the VA.
+ */
+static void unpriv_pa(const char *n, probe_fn *fn, uint64_t off, int pan)
+{
+    uint64_t lim, end;
+    Pkt k;
+
+    if (pan) {
+        __asm__ volatile(".arch_extension pan\n msr pan, #1" ::: "memory");
+    } else {
+        __asm__ volatile(".arch_extension pan\n msr pan, #0" ::: "memory");
+    }
+    lim = probe_setup(2 | (1 << 4));        /* E1SPE, PA */
+    fn(lim, DATA, 0);
+    end = RD(PMBPTR_EL1);
+    __asm__ volatile(".arch_extension pan\n msr pan, #0" ::: "memory");
+    k = find_pkt(BUF_BASE, end, 0xb2, 0xff);
+    CHECK_EQ(n, "data VA packet", k.found, 1);
+    CHECK_EQ(n, "data VA", k.payload & ((1ULL << 56) - 1), DATA + off);
+    k = find_pkt(BUF_BASE, end, 0xb3, 0xff);
+    CHECK_EQ(n, "PA packet", k.found, 1);
+    CHECK_EQ(n, "PA", k.payload, (DATA + off) | (1ULL << 63));
+    result(n, 1, "", 0, 0);
+    spe_reset_regs();
+}
+
+static void t_unpriv(void)
+{
+    unpriv_pa("unpriv_ldtr_pa_with_pan", op_ldtr, 8, 1);
+    unpriv_pa("unpriv_sttr_pa_with_pan", op_sttr, 16, 1);
+    unpriv_pa("unpriv_ldtr_pa_without_pan", op_ldtr, 8, 0);
+}
+#endif
+
 #if defined(MODE_EL0)
 /* el0.S */
 uint64_t run_el0(void (*fn)(uint64_t), uint64_t arg);
@@ -2160,6 +2205,8 @@ int main(void)
     t_pbt();
 #elif defined(MODE_EL0)
     t_el0();
+#elif defined(MODE_UNPRIV)
+    t_unpriv();
 #else
     puts_(gic_init(SPE_INTID) == 3 ? "# GICv3\n" : "# GICv2\n");
     t_id();
