@@ -63,6 +63,10 @@ stages_conformance() {
 	if want qemu && [ -n "$qemu_spe" ] && [ -x tools/qemu/conformance/run.sh ]; then
 		run_suite conformance tools/qemu/conformance/run.sh "$qemu_spe"
 	fi
+	# QEMU's own aarch64 system tests, the series' spe.c among them
+	if want qemu && [ -n "$qemu_spe" ]; then
+		run_suite qemu-tcg tools/qemu/tcg-tests.sh "$qemu_spe"
+	fi
 }
 
 # The default kernel: the module refusing a machine without SPE, the
@@ -165,6 +169,7 @@ stages_qemu_next() {
 	fi
 	echo "=== qemu 10.2: $q ($(($(date +%s) - start))s)"
 	run_suite conformance-qemu10.2 --as conformance tools/qemu/conformance/run.sh "$q"
+	run_suite qemu-tcg-qemu10.2 --as qemu-tcg tools/qemu/tcg-tests.sh "$q"
 	if want vm && [ -n "$qemu_spe" ]; then
 		run_suite selftests-qemu10.2 --as selftests selftests/arm_spe/vm-suite.sh "$q" 6.12-cloud
 	fi

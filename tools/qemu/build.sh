@@ -15,6 +15,12 @@
 #         tools/qemu/patches-10.2/base
 # QEMU_DEB_VERSION=... overrides the source version.
 #
+# With the series, QEMU's own aarch64 system tests (tests/tcg/aarch64/
+# system, the series' spe.c among them) are built too, with
+# aarch64-linux-gnu-gcc, into $ARM_SPE_CACHE/qemu/<key>/tcg/, with the
+# command line QEMU's harness gives each one (tcg/runs): tools/qemu/
+# tcg-tests.sh runs them.
+#
 # The binary is cached in $ARM_SPE_CACHE/qemu/<key>/qemu-system-aarch64,
 # <key> being a hash of the source version, the patches and this script,
 # so a warm run only prints the path. With --unpatched the project's
@@ -126,6 +132,8 @@ fi
 spe_log "building into $out (about 5 minutes on 2 cores)"
 spe_need_host_pkgs gcc make ninja-build pkg-config libglib2.0-dev \
 	libpixman-1-dev libfdt-dev flex bison python3 python3-venv xz-utils patch
+# configure looks for this cross compiler to set up tests/tcg
+[ "$mode" = unpatched ] || spe_need_host_pkgs gcc-aarch64-linux-gnu
 
 # meson >= 1.5 is needed; bookworm has 1.0, so use the backports .deb,
 # unpacked into the cache (never installed on the host).
@@ -203,6 +211,33 @@ ninja -j2 qemu-system-aarch64 >ninja.log 2>&1 ||
 ./qemu-system-aarch64 --version >/dev/null || spe_die "built binary does not run"
 
 cp qemu-system-aarch64 "$out.tmp/qemu-system-aarch64"
+if [ "$mode" = patched ]; then
+	spe_log "building QEMU's aarch64 system tests (tests/tcg)"
+	[ -s tests/tcg/aarch64-softmmu/config-target.mak ] ||
+		spe_die "configure found no aarch64 cross compiler for tests/tcg (log: $out.tmp/build/configure.log)"
+	make build-tcg-tests-aarch64-softmmu >tcg-build.log 2>&1 ||
+		{
+			tail -n 30 tcg-build.log >&2
+			spe_die "QEMU's aarch64 system tests do not build (log: $out.tmp/build/tcg-build.log)"
+		}
+	# QEMU's harness (make run-...) with a stand-in for QEMU that writes
+	# down each command line instead of running it, one per line
+	cat >record-qemu <<'REC'
+#!/usr/bin/env bash
+{ printf '%q' "$1"; shift; printf ' %q' "$@"; echo; } >>"${SPE_TCG_RUNS:?}"
+REC
+	chmod +x record-qemu
+	: >tcg-runs
+	SPE_TCG_RUNS=$PWD/tcg-runs make run-tcg-tests-aarch64-softmmu \
+		QEMU="$PWD/record-qemu" >tcg-record.log 2>&1 ||
+		spe_die "could not list QEMU's aarch64 system test runs (log: $out.tmp/build/tcg-record.log)"
+	grep -q -- '-kernel spe$' tcg-runs ||
+		spe_die "the series' tests/tcg/aarch64/system/spe.c is not among the runs (log: $out.tmp/build/tcg-record.log)"
+	mkdir -p "$out.tmp/tcg"
+	find tests/tcg/aarch64-softmmu -maxdepth 1 -type f -perm -u+x \
+		-exec cp {} "$out.tmp/tcg/" \;
+	cp tcg-runs "$out.tmp/tcg/runs"
+fi
 {
 	echo "source: qemu $ver (Debian) + debian/patches/series"
 	echo "mode: $mode"
