@@ -12,6 +12,7 @@
  * low 8 bits of the reload are random: N / (P + 256 + 1) .. N / (P + 1).
  */
 #define _GNU_SOURCE
+#include <fcntl.h>
 #include <stdio.h>
 #include <sys/auxv.h>
 #include <sys/prctl.h>
@@ -20,8 +21,9 @@
 
 uint64_t wl_buf[WL_WORDS];
 static uint8_t mis_buf[64] __attribute__((aligned(64)));
+static int zero_fd = -1;	/* /dev/zero, for WL_READ_ZERO */
 
-enum wl { WL_LDST, WL_BRANCH, WL_SYSCALL, WL_MISALIGN, WL_SIMDFP, WL_SVE };
+enum wl { WL_LDST, WL_BRANCH, WL_SYSCALL, WL_MISALIGN, WL_SIMDFP, WL_SVE, WL_READ_ZERO };
 
 #define LDST_ITERS	60000ull
 #define BRANCH_ITERS	60000ull
@@ -29,6 +31,7 @@ enum wl { WL_LDST, WL_BRANCH, WL_SYSCALL, WL_MISALIGN, WL_SIMDFP, WL_SVE };
 #define MIS_ITERS	60000ull
 #define SIMDFP_ITERS	60000ull
 #define SVE_ITERS	40000ull
+#define ZERO_READS	400
 
 static void run_wl(enum wl w, int slices, struct spe_session *s)
 {
@@ -54,6 +57,12 @@ static void run_wl(enum wl w, int slices, struct spe_session *s)
 			break;
 		case WL_SVE:
 			spe_wl_sve(wl_buf, SVE_ITERS / slices);
+			break;
+		case WL_READ_ZERO:
+			/* the kernel clears wl_buf with its user accessors */
+			for (j = 0; j < ZERO_READS / slices; j++)
+				if (read(zero_fd, wl_buf, sizeof(wl_buf)) < 0)
+					break;
 			break;
 		}
 		if (s)
@@ -320,6 +329,53 @@ TEST_F_TIMEOUT(cap, kernel_only, 120)
 			       (unsigned long long)k[2], (unsigned long long)self->st.el_kernel,
 			       (unsigned long long)k[0], (unsigned long long)k[1]);
 	}
+}
+
+/* Kernel stores into wl_buf: how many, how many with a physical address. */
+static void user_store_hook(const struct spe_record *r, void *arg, struct spe_stats *st)
+{
+	uint64_t *n = arg, va = spe_addr_va_sext(r->addr[SPE_ADDR_IDX_DATA_VA]);
+
+	(void)st;
+	if (!SPE_ADDR_EL(r->addr[SPE_ADDR_IDX_PC]) ||
+	    !(r->present & SPE_REC_ADDR(SPE_ADDR_IDX_DATA_VA)) ||
+	    va < (uint64_t)wl_buf || va >= (uint64_t)wl_buf + sizeof(wl_buf))
+		return;
+	n[0]++;
+	if (r->present & SPE_REC_ADDR(SPE_ADDR_IDX_DATA_PA))
+		n[1]++;
+}
+
+/*
+ * The kernel's own accesses to user memory (read() from /dev/zero: the
+ * user-clearing routine's STTR, made with EL0's permissions and so
+ * allowed under PAN) carry their physical address with pa_enable, as any
+ * access that translated: the emulator once looked it up with EL1's
+ * permissions, faulted under PAN and left it out of every such record.
+ */
+TEST_F_TIMEOUT(cap, physical_address_kernel_user_access, 120)
+{
+	uint64_t n[2] = { 0 };
+
+	self->a.config |= CFG_PA;
+	self->a.exclude_user = 1;
+	self->a.exclude_kernel = 0;
+	self->e.el_user_only = 0;
+	self->e.el_kernel_only = 1;
+	/* Fault the pages in first: no PA is recorded when the walk faults. */
+	memset(wl_buf, 1, sizeof(wl_buf));
+	zero_fd = open("/dev/zero", O_RDONLY);
+	ASSERT_LE(0, zero_fd) TH_LOG("/dev/zero: %s", strerror(errno));
+	ASSERT_OPEN(capture_hook(&self->p, &self->a, 0, -1, WL_READ_ZERO, &self->e, &self->st,
+				 &self->s, user_store_hook, n), &self->s);
+	close(zero_fd);
+	zero_fd = -1;
+	log_stats(_metadata, &self->st, &self->s);
+	EXPECT_VALID(&self->st);
+	EXPECT_GT(n[0], 10) TH_LOG("%llu kernel records with a data address in the buffer",
+				   (unsigned long long)n[0]);
+	EXPECT_EQ(n[0], n[1]) TH_LOG("%llu of %llu kernel accesses to the user buffer without a physical address",
+				     (unsigned long long)(n[0] - n[1]), (unsigned long long)n[0]);
 }
 
 TEST_F_TIMEOUT(cap, user_and_kernel, 120)
