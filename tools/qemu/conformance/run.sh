@@ -228,6 +228,8 @@ run SPE 60 max,spe-strict=off,spe-model=flat gic-version=3
 run STRICT 10 max,spe-strict=on,spe-seed=1 gic-version=3
 run EL2 3 max virtualization=on
 run EL3 3 max virtualization=on,secure=on
+# Secure EL2 owns the buffer: PMBIDR_EL1.P, sampling at Secure EL2
+run SEL2 3 max,spe-strict=off,spe-model=flat virtualization=on,secure=on
 run FGT 7 max virtualization=on
 # Timestamps with FEAT_ECV: PMSCR_EL2/EL1.PCT, CNTVOFF_EL2, CNTPOFF_EL2
 run ECV 8 max,spe-strict=off,spe-model=flat virtualization=on

@@ -1291,7 +1291,7 @@ static void t_coll(void)
 }
 
 #elif defined(MODE_EL2) || defined(MODE_EL3) || defined(MODE_FGT) || \
-      defined(MODE_ECV)
+      defined(MODE_ECV) || defined(MODE_SEL2)
 
 static uint64_t current_el(void)
 {
@@ -1536,6 +1536,68 @@ static void t_ecv(void)
     /* the reserved 0b10: the model's choice is 0b00 (cpu-features.rst) */
     ecv_case("ecv_el2_10_reserved_virtual", 2, 1, 1, TS_VIRTUAL);
     ecv_case("ecv_el2_01_el1_10_reserved_virtual", 1, 2, 1, TS_VIRTUAL);
+}
+
+#elif defined(MODE_SEL2)
+
+/*
+ * Secure EL2 (FEAT_SEL2, SCR_EL3.EEL2): with the buffer given to Secure
+ * state (MDCR_EL3.NSPB 0b01: Secure accesses not trapped), MDCR_EL2.E2PB
+ * 0b00 gives it to Secure EL2 (ProfilingBufferOwner(): EL2 owns when
+ * EL2 is enabled in the owning Security state). Booted at EL3 with
+ * secure=on and virtualization=on; Secure EL2 runs with its MMU off, so
+ * the buffer's VA is its PA.
+ */
+#define PMSCR_EL2       S3_4_C9_C9_0
+
+static void t_sel2(void)
+{
+    const char *n = "sel2_samples_into_its_buffer";
+    uint64_t end, el, ns;
+    Pkt pc;
+
+    if (!at_el("sel2_pmbidr_p_el2_owner_el2", 3)) {
+        return;
+    }
+    if (((RD(id_aa64pfr0_el1) >> 36) & 0xf) == 0) {
+        skip("sel2_pmbidr_p_el2_owner_el2", "no FEAT_SEL2");
+        return;
+    }
+    WR(mdcr_el3, 1ULL << 12);            /* NSPB = 0b01 */
+    WR(mdcr_el2, 0);                     /* E2PB = 0b00 */
+    /* Down to Secure EL2h: SCR_EL3.{EEL2, HCE, RW}, NS = 0 */
+    WR(scr_el3, (1ULL << 18) | (1 << 8) | (1 << 10));
+    WR(vbar_el2, RD(vbar_el1));
+    ERET_DOWN(el3, sp_el2, 0x3c9);       /* EL2h, DAIF masked */
+    expect_p("sel2_pmbidr_p_el2_owner_el2", 2, 0);
+
+    /* PMSCR_EL2.E2SPE: Secure EL2 samples into the buffer it owns */
+    spe_reset_regs();
+    clear_buf(BUF_BASE, 4096);
+    WR(PMBPTR_EL1, BUF_BASE);
+    WR(PMSIRR_EL1, 0x100);
+    WR(PMSCR_EL2, 2);
+    ISB();
+    spe_loop(2000, BUF_LIMIT | 1);
+    WR(PMSCR_EL2, 0);
+    ISB();
+    __asm__ volatile("hint #17" ::: "memory");    /* PSB CSYNC */
+    DSB();
+    end = RD(PMBPTR_EL1);
+    CHECK(n, end >= BUF_BASE + RECORD_SIZE, "bytes written", end - BUF_BASE,
+          RECORD_SIZE);
+    pc = find_pkt(BUF_BASE, BUF_BASE + RECORD_SIZE, 0xb0, 0xff);
+    el = (pc.payload >> 61) & 3;
+    ns = pc.payload >> 63;
+    CHECK_EQ(n, "PC packet", pc.found, 1);
+    CHECK_EQ(n, "PC packet EL", el, 2);
+    CHECK_EQ(n, "PC packet NS (Secure: 0)", ns, 0);
+    result(n, 1, "", 0, 0);
+    spe_reset_regs();
+
+    /* Down to Secure EL1h: Secure EL2 keeps the buffer, P reads 1 */
+    el2_to_el1();
+    expect_p("sel2_pmbidr_p_el1_owner_el2", 1, 1);
 }
 
 #else /* MODE_EL3 */
@@ -2195,6 +2257,8 @@ int main(void)
     t_fgt();
 #elif defined(MODE_ECV)
     t_ecv();
+#elif defined(MODE_SEL2)
+    t_sel2();
 #elif defined(MODE_MODEL)
     t_model();
 #elif defined(MODE_FLAGS)
