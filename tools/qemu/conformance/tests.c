@@ -1724,6 +1724,10 @@ static void t_dl_restart(void)
 #define EV_TLB_WALK     (1u << 5)
 #define EV_LLC          (1u << 8)
 #define EV_LLC_MISS     (1u << 9)
+/* FEAT_SPEv1p4 optional events, loads only (emulation.rst) */
+#define EV_L2D          (1u << 19)
+#define EV_L2D_MISS     (1u << 20)
+#define EV_SNOOPED      (1u << 23)
 #define SWEEP           0x42000000UL    /* 2 MiB blocks up to 0x4fffffff */
 #define FRESH           0x41180000UL    /* a line nothing touches before */
 
@@ -1734,9 +1738,9 @@ static void t_model_probe(const char *n, uint64_t ds, uint64_t events,
     Pkt k;
 
     CHECK_EQ(n, "record size", end - BUF_BASE, RECORD_SIZE);
-    k = find_pkt(BUF_BASE, end, 0x52, 0xff);
+    k = find_pkt(BUF_BASE, end, 0x42, 0xcf);
     CHECK_EQ(n, "events", k.payload, events);
-    k = find_pkt(BUF_BASE, end, 0x53, 0xff);
+    k = find_pkt(BUF_BASE, end, 0x43, 0xcf);
     CHECK_EQ(n, "data source present", k.found, 1);
     CHECK_EQ(n, "data source", k.payload, ds);
     k = find_pkt(BUF_BASE, end, 0x98, 0xff);
@@ -1784,7 +1788,8 @@ static uint64_t model_stop(void)
  */
 static void sweep(uint64_t bytes, int passes, uint64_t interval,
                   uint64_t *n_ld, uint64_t *n_ds, uint64_t want_ds,
-                  uint64_t *n_lat, uint64_t want_lat)
+                  uint64_t *n_lat, uint64_t want_lat, uint64_t *n_ev,
+                  uint64_t want_ev)
 {
     volatile uint64_t *p = (volatile uint64_t *)SWEEP;
     uint64_t i, sum = 0, end, r;
@@ -1799,9 +1804,9 @@ static void sweep(uint64_t bytes, int passes, uint64_t interval,
     end = model_stop();
     (void)sum;
 
-    *n_ld = *n_ds = *n_lat = 0;
+    *n_ld = *n_ds = *n_lat = *n_ev = 0;
     for (r = BUF_BASE; r < end; r += RECORD_SIZE) {
-        Pkt k = find_pkt(r, r + RECORD_SIZE, 0x53, 0xff);
+        Pkt k = find_pkt(r, r + RECORD_SIZE, 0x43, 0xcf);
 
         if (!k.found) {
             continue;
@@ -1810,21 +1815,27 @@ static void sweep(uint64_t bytes, int passes, uint64_t interval,
         *n_ds += k.payload == want_ds;
         k = find_pkt(r, r + RECORD_SIZE, 0x98, 0xff);
         *n_lat += k.payload == want_lat;
+        k = find_pkt(r, r + RECORD_SIZE, 0x42, 0xcf);
+        *n_ev += (k.payload & (EV_L2D | EV_L2D_MISS)) == want_ev;
     }
 }
 
 static void t_model_sweep(const char *n, uint64_t bytes, int passes,
                           uint64_t interval, uint64_t want_ds,
-                          uint64_t want_lat, unsigned min_pct)
+                          uint64_t want_lat, uint64_t want_ev,
+                          unsigned min_pct)
 {
-    uint64_t n_ld, n_ds, n_lat;
+    uint64_t n_ld, n_ds, n_lat, n_ev;
 
-    sweep(bytes, passes, interval, &n_ld, &n_ds, want_ds, &n_lat, want_lat);
+    sweep(bytes, passes, interval, &n_ld, &n_ds, want_ds, &n_lat, want_lat,
+          &n_ev, want_ev);
     CHECK(n, n_ld >= 20, "sampled loads", n_ld, 20);
     CHECK(n, n_ds * 100 >= n_ld * min_pct, "loads from the level (of)",
           n_ds, n_ld);
     CHECK(n, n_lat * 100 >= n_ld * min_pct, "loads with the latency (of)",
           n_lat, n_ld);
+    CHECK(n, n_ev * 100 >= n_ld * min_pct,
+          "loads with the level's E[20:19] (of)", n_ev, n_ld);
     result(n, 1, "", 0, 0);
     spe_reset_regs();
 }
@@ -1871,7 +1882,7 @@ static void t_model_set(const char *n, const uint64_t *x, int nx_lines,
 
     for (r = BUF_BASE; r < end; r += RECORD_SIZE) {
         Pkt va = find_pkt(r, r + RECORD_SIZE, 0xb2, 0xff);
-        Pkt d = find_pkt(r, r + RECORD_SIZE, 0x53, 0xff);
+        Pkt d = find_pkt(r, r + RECORD_SIZE, 0x43, 0xcf);
         Pkt t = find_pkt(r, r + RECORD_SIZE, 0x98, 0xff);
 
         a = va.payload & ((1ULL << 56) - 1);
@@ -1936,7 +1947,7 @@ static void t_model_branches(void)
 
     for (r = BUF_BASE; r < end; r += RECORD_SIZE) {
         Pkt pc = find_pkt(r, r + RECORD_SIZE, 0xb0, 0xff);
-        Pkt ev = find_pkt(r, r + RECORD_SIZE, 0x52, 0xff);
+        Pkt ev = find_pkt(r, r + RECORD_SIZE, 0x42, 0xcf);
         uint64_t a = pc.payload & ((1ULL << 56) - 1);
         int miss = (ev.payload >> 7) & 1;
 
@@ -2017,12 +2028,13 @@ static void t_model_peer(void)
         }
         end = probe_run(op_ldr, SHARED_LINE, 0);   /* loads line + 8 */
         CHECK_EQ(n, "record size", end - BUF_BASE, RECORD_SIZE);
-        k = find_pkt(BUF_BASE, end, 0x53, 0xff);
+        k = find_pkt(BUF_BASE, end, 0x43, 0xcf);
         CHECK_EQ(n, "data source", k.payload, 0x9);
-        k = find_pkt(BUF_BASE, end, 0x52, 0xff);
+        k = find_pkt(BUF_BASE, end, 0x42, 0xcf);
         CHECK_EQ(n, "events", k.payload,
                  EV_RET | EV_L1D | EV_L1D_REFILL | EV_TLB | EV_LLC |
-                 EV_LLC_MISS | (k.payload & EV_TLB_WALK));
+                 EV_LLC_MISS | EV_L2D | EV_L2D_MISS | EV_SNOOPED |
+                 (k.payload & EV_TLB_WALK));
         k = find_pkt(BUF_BASE, end, 0x98, 0xff);
         x = find_pkt(BUF_BASE, end, 0x9a, 0xff);
         CHECK_EQ(n, "total latency", k.payload, 1 + x.payload + 52);
@@ -2032,7 +2044,7 @@ static void t_model_peer(void)
     n = "model_private_line_l1";
     probe_run(op_ldr, PRIVATE_LINE, 0);
     end = probe_run(op_ldr, PRIVATE_LINE, 0);
-    k = find_pkt(BUF_BASE, end, 0x53, 0xff);
+    k = find_pkt(BUF_BASE, end, 0x43, 0xcf);
     CHECK_EQ(n, "data source", k.payload, 0x0);
     result(n, 1, "", 0, 0);
     spe_reset_regs();
@@ -2043,7 +2055,8 @@ static void t_model(void)
     /* First touch: nothing has it, the page is not in any TLB */
     t_model_probe("model_first_touch_dram", 0xe,
                   EV_RET | EV_L1D | EV_L1D_REFILL | EV_TLB | EV_TLB_WALK |
-                  EV_LLC | EV_LLC_MISS, 1 + 30 + 180, 30);
+                  EV_LLC | EV_LLC_MISS | EV_L2D | EV_L2D_MISS,
+                  1 + 30 + 180, 30);
     /* The same line again: L1 hit, L1 TLB hit */
     t_model_probe("model_second_touch_l1", 0x0,
                   EV_RET | EV_L1D | EV_TLB, 1 + 1 + 4, 1);
@@ -2053,10 +2066,11 @@ static void t_model(void)
      * 64 loads of a page after its first hit the L1 TLB). 16 MiB is
      * twice the LLC: with LRU every load of every pass misses it.
      */
-    t_model_sweep("model_sweep_16k_l1", 16 << 10, 64, 0x100, 0x0, 6, 85);
-    t_model_sweep("model_sweep_512k_l2", 512 << 10, 3, 0x100, 0x8, 13, 55);
+    t_model_sweep("model_sweep_16k_l1", 16 << 10, 64, 0x100, 0x0, 6, 0, 85);
+    t_model_sweep("model_sweep_512k_l2", 512 << 10, 3, 0x100, 0x8, 13,
+                  EV_L2D, 55);
     t_model_sweep("model_sweep_16m_dram", 16 << 20, 2, 0x1000, 0xe, 182,
-                  95);
+                  EV_L2D | EV_L2D_MISS, 95);
     t_model_sets();
     t_model_branches();
     t_model_peer();
