@@ -79,6 +79,9 @@ spe_spin:
 /* unprivileged: made with EL0's permissions from EL1 (MODE_UNPRIV) */
 	probe	op_ldtr, "nop", "ldtr x3, [x1, #8]"
 	probe	op_sttr, "nop", "sttr x2, [x1, #16]"
+/* FEAT_MOPS unprivileged Memory Set of val bytes at addr; SETPT is sampled */
+	.arch_extension mops
+	probe	op_setpt, "mov x3, xzr", "setpt [x1]!, x2!, x3; setmt [x1]!, x2!, x3; setet [x1]!, x2!, x3"
 
 /* Branch CR (FEAT_SPE_CRR): calls, a return; Other ASE/FP (FEAT_SPE_FPF) */
 	probe	op_bl, "nop", "bl op_bl_after", 1

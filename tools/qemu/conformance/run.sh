@@ -213,8 +213,8 @@ run ERND 1 max,spe-ernd=on
 run ERND 1 max
 # Sampling at EL0 (PMSCR_EL1.E0SPE): the PC packet's EL, CONTEXTIDR_EL1
 run EL0 2 max,spe-strict=off,spe-model=flat
-# LDTR/STTR at EL1 with PAN: the physical address of the EL0-permission access
-run UNPRIV 3 max,spe-strict=off,spe-model=flat
+# LDTR/STTR/SETPT at EL1 with PAN: the PA of the EL0-permission access
+run UNPRIV 4 max,spe-strict=off,spe-model=flat
 run PBT 4 max,spe-pbt=on,spe-maxsize=128,spe-strict=off,spe-model=flat
 for v in 1 2 3 4 5; do
 	run EVFR 1 "max,spe-version=$v,spe-strict=off"

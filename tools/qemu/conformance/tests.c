@@ -188,7 +188,7 @@ typedef void probe_fn(uint64_t limitr, uint64_t addr, uint64_t val);
 PROBE(op_ldr) PROBE(op_str) PROBE(op_ldp) PROBE(op_ldr_q) PROBE(op_ldaxr)
 PROBE(op_stlr) PROBE(op_ldadd) PROBE(op_bne_nt) PROBE(op_beq_t) PROBE(op_b)
 PROBE(op_br) PROBE(op_csel) PROBE(op_add) PROBE(op_psb) PROBE(op_ldtr)
-PROBE(op_sttr)
+PROBE(op_sttr) PROBE(op_setpt)
 PROBE(op_ldapr) PROBE(op_casp) PROBE(op_ldrsw_lit) PROBE(op_ldg)
 PROBE(op_ld1d) PROBE(op_st1d) PROBE(op_csel_fail) PROBE(op_fcsel_fail)
 PROBE(op_dczva) PROBE(op_prfm) PROBE(op_ld1d_first) PROBE(op_st1d_first)
@@ -2080,13 +2080,15 @@ static void t_model(void)
 
 #if defined(MODE_UNPRIV)
 /*
- * LDTR and STTR at EL1 are made with EL0's permissions (AccType_UNPRIV),
+ * LDTR, STTR and SET*T at EL1 are made with EL0's permissions
+ * (AccType_UNPRIV),
  * so with PSTATE.PAN set they reach a user page that LDR and STR at EL1
  * cannot. The physical address packet (D18.2.1 INDEX 3, collected per
  * CollectPhysicalAddress()) is the address that access translated to:
  * with the identity map, the VA.
  */
-static void unpriv_pa(const char *n, probe_fn *fn, uint64_t off, int pan)
+static void unpriv_pa(const char *n, probe_fn *fn, uint64_t off, int pan,
+                      uint64_t val)
 {
     uint64_t lim, end;
     Pkt k;
@@ -2097,7 +2099,7 @@ static void unpriv_pa(const char *n, probe_fn *fn, uint64_t off, int pan)
         __asm__ volatile(".arch_extension pan\n msr pan, #0" ::: "memory");
     }
     lim = probe_setup(2 | (1 << 4));        /* E1SPE, PA */
-    fn(lim, DATA, 0);
+    fn(lim, DATA, val);
     end = RD(PMBPTR_EL1);
     __asm__ volatile(".arch_extension pan\n msr pan, #0" ::: "memory");
     k = find_pkt(BUF_BASE, end, 0xb2, 0xff);
@@ -2112,9 +2114,11 @@ static void unpriv_pa(const char *n, probe_fn *fn, uint64_t off, int pan)
 
 static void t_unpriv(void)
 {
-    unpriv_pa("unpriv_ldtr_pa_with_pan", op_ldtr, 8, 1);
-    unpriv_pa("unpriv_sttr_pa_with_pan", op_sttr, 16, 1);
-    unpriv_pa("unpriv_ldtr_pa_without_pan", op_ldtr, 8, 0);
+    unpriv_pa("unpriv_ldtr_pa_with_pan", op_ldtr, 8, 1, 0);
+    unpriv_pa("unpriv_sttr_pa_with_pan", op_sttr, 16, 1, 0);
+    unpriv_pa("unpriv_ldtr_pa_without_pan", op_ldtr, 8, 0, 0);
+    /* FEAT_MOPS: SETPT, the prologue of an unprivileged Memory Set */
+    unpriv_pa("unpriv_setpt_pa_with_pan", op_setpt, 0, 1, 64);
 }
 #endif
 
