@@ -31,7 +31,7 @@ enum wl { WL_LDST, WL_BRANCH, WL_SYSCALL, WL_MISALIGN, WL_SIMDFP, WL_SVE, WL_REA
 #define MIS_ITERS	60000ull
 #define SIMDFP_ITERS	60000ull
 #define SVE_ITERS	40000ull
-#define ZERO_READS	400
+#define ZERO_READS	1200
 
 static void run_wl(enum wl w, int slices, struct spe_session *s)
 {
@@ -59,10 +59,17 @@ static void run_wl(enum wl w, int slices, struct spe_session *s)
 			spe_wl_sve(wl_buf, SVE_ITERS / slices);
 			break;
 		case WL_READ_ZERO:
-			/* the kernel clears wl_buf with its user accessors */
-			for (j = 0; j < ZERO_READS / slices; j++)
+			/*
+			 * The kernel clears wl_buf with its user accessors;
+			 * on 6.12 (STTR) that is 2.5 MB of records: drain the
+			 * AUX area every 100 reads, before it fills.
+			 */
+			for (j = 0; j < ZERO_READS / slices; j++) {
 				if (read(zero_fd, wl_buf, sizeof(wl_buf)) < 0)
 					break;
+				if (s && j % 100 == 99)
+					spe_session_collect(s);
+			}
 			break;
 		}
 		if (s)
@@ -371,9 +378,10 @@ TEST_F_TIMEOUT(cap, physical_address_kernel_user_access, 120)
 	close(zero_fd);
 	zero_fd = -1;
 	log_stats(_metadata, &self->st, &self->s);
+	TH_LOG("%llu kernel records with a data address in the buffer, %llu with a PA",
+	       (unsigned long long)n[0], (unsigned long long)n[1]);
 	EXPECT_VALID(&self->st);
-	EXPECT_GT(n[0], 10) TH_LOG("%llu kernel records with a data address in the buffer",
-				   (unsigned long long)n[0]);
+	EXPECT_GT(n[0], 10);
 	EXPECT_EQ(n[0], n[1]) TH_LOG("%llu of %llu kernel accesses to the user buffer without a physical address",
 				     (unsigned long long)(n[0] - n[1]), (unsigned long long)n[0]);
 }
