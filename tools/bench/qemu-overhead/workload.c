@@ -61,6 +61,13 @@ uint64_t sync_handler(uint64_t esr, uint64_t elr)
     return 0;       /* not expected: bail out through bad_exception() */
 }
 
+/* start.S's lower-EL entry (an EL2 trap in the conformance programs) */
+uint64_t el2_trap_handler(uint64_t esr, uint64_t elr);
+uint64_t el2_trap_handler(uint64_t esr, uint64_t elr)
+{
+    return 0;       /* not expected either */
+}
+
 void bad_exception(uint64_t t, uint64_t esr, uint64_t elr, uint64_t far)
 {
     puts_("unexpected exception\n");
