@@ -38,14 +38,23 @@ tap() { # status name [detail]
 	esac
 }
 
+# link_elf <out> <cc args>...: a bare-metal program linked with start.S
+# and link.ld
+link_elf() {
+	local out=$1
+	shift
+	aarch64-linux-gnu-gcc -O2 -g -ffreestanding -nostdlib -nostartfiles \
+		-static -mgeneral-regs-only -march=armv8.2-a -Wall -Werror \
+		-Wl,--no-warn-rwx-segments -T "$here/link.ld" \
+		-o "$out" "$here/start.S" "$@"
+}
+
 # build <mode>: produce $work/<mode>.elf
 build() {
 	local src=("$here/console.c" "$here/gic.c" "$here/ops.S" "$here/el0.S" "$here/tests.c")
 	case "$1" in PCSR*) src=("$here/console.c" "$here/pcsr.c") ;; esac
-	aarch64-linux-gnu-gcc -O2 -g -ffreestanding -nostdlib -nostartfiles \
-		-static -mgeneral-regs-only -march=armv8.2-a -Wall -Werror \
-		-Wl,--no-warn-rwx-segments -D "MODE_$1" ${BUILD_DEFS:-} -T "$here/link.ld" \
-		-o "$work/$1.elf" "$here/start.S" "${src[@]}" \
+	# shellcheck disable=SC2086 # BUILD_DEFS: several -D options
+	link_elf "$work/$1.elf" -D "MODE_$1" ${BUILD_DEFS:-} "${src[@]}" \
 		>"$work/$1.build.log" 2>&1
 }
 
@@ -241,10 +250,7 @@ run PCSROFF 1 max
 # start.S has another user: the emulation benchmark's workload
 # (tools/bench/qemu-overhead.sh), which make check does not run. It must
 # still link with it (it did not from patch 28's EL2 trap entry on).
-if aarch64-linux-gnu-gcc -O2 -ffreestanding -nostdlib -nostartfiles -static \
-	-mgeneral-regs-only -march=armv8.2-a -Wall -Werror \
-	-Wl,--no-warn-rwx-segments -DINTERVAL=1024 -DITERS=300000 \
-	-T "$here/link.ld" -o "$work/bench-workload.elf" "$here/start.S" \
+if link_elf "$work/bench-workload.elf" -DINTERVAL=1024 -DITERS=300000 \
 	"$repo/tools/bench/qemu-overhead/workload.c" >"$work/bench.build.log" 2>&1; then
 	tap PASS "bench-workload-links-with-start"
 else

@@ -69,6 +69,8 @@ static __attribute__((unused)) void skip(const char *name, const char *why)
 #define WR(reg, v) __asm__ volatile("msr " STR(reg) ", %0" :: "r"((uint64_t)(v)))
 #define ISB() __asm__ volatile("isb" ::: "memory")
 #define DSB() __asm__ volatile("dsb sy" ::: "memory")
+/* PSB CSYNC is HINT #17: any assembler builds it */
+#define PSB() __asm__ volatile("hint #17" ::: "memory")
 
 #define PMSCR_EL1     S3_0_C9_C9_0
 #define PMSNEVFR_EL1  S3_0_C9_C9_1
@@ -86,6 +88,9 @@ static __attribute__((unused)) void skip(const char *name, const char *why)
 #define CONTEXTIDR    S3_0_C13_C0_1
 #define CPACR_EL1     S3_0_C1_C0_2
 #define ZCR_EL1       S3_0_C1_C2_0
+#define PMSCR_EL2     S3_4_C9_C9_0
+#define HDFGRTR_EL2   S3_4_C3_C1_4        /* FEAT_FGT */
+#define HDFGWTR_EL2   S3_4_C3_C1_5
 
 /* ---------------------------------------------------------------- */
 /* Memory map, identity-mapped MMU with one unmapped page */
@@ -1132,7 +1137,6 @@ static void t_disabled(void)
 
 #if defined(MODE_STRICT)
 
-#define PSB()  __asm__ volatile("hint #17" ::: "memory")
 #define PMBSR_S     (1ULL << 17)
 #define PMBSR_DL    (1ULL << 19)
 #define PMBSR_COLL  (1ULL << 16)
@@ -1382,8 +1386,6 @@ static void t_pmbidr_p_el1(void)
  * a read and a write bit each; nPMSNEVFR_EL1 (bit 62) traps when 0.
  * el2_trap_handler() counts the traps and skips the instruction.
  */
-#define HDFGRTR_EL2     s3_4_c3_c1_4
-#define HDFGWTR_EL2     s3_4_c3_c1_5
 
 static volatile uint64_t traps, trap_esr;
 
@@ -1450,7 +1452,6 @@ static void t_fgt(void)
  * (virtual), less CNTPOFF_EL2 (offset physical, when CNTHCTL_EL2.ECV
  * enables the offset; with ECV 0 the offset is 0).
  */
-#define PMSCR_EL2       S3_4_C9_C9_0
 #define CNTPOFF_EL2     S3_4_C14_C0_6
 #define CNTHCTL_ECV     (1ULL << 12)
 #define VOFF            (1ULL << 40)
@@ -1521,8 +1522,8 @@ static void t_ecv(void)
     }
     WR(mdcr_el2, 3 << 12);      /* E2PB 0b11: EL1 owns the buffer */
     /* FEAT_FGT: nPMSNEVFR_EL1 1, EL1's PMSNEVFR_EL1 accesses not trapped */
-    WR(s3_4_c3_c1_4, 1ULL << 62);       /* HDFGRTR_EL2 */
-    WR(s3_4_c3_c1_5, 1ULL << 62);       /* HDFGWTR_EL2 */
+    WR(HDFGRTR_EL2, 1ULL << 62);
+    WR(HDFGWTR_EL2, 1ULL << 62);
     WR(cntvoff_el2, VOFF);
     WR(CNTPOFF_EL2, POFF);
     el2_to_el1();
@@ -1548,7 +1549,6 @@ static void t_ecv(void)
  * secure=on and virtualization=on; Secure EL2 runs with its MMU off, so
  * the buffer's VA is its PA.
  */
-#define PMSCR_EL2       S3_4_C9_C9_0
 
 static void t_sel2(void)
 {
@@ -1581,7 +1581,7 @@ static void t_sel2(void)
     spe_loop(2000, BUF_LIMIT | 1);
     WR(PMSCR_EL2, 0);
     ISB();
-    __asm__ volatile("hint #17" ::: "memory");    /* PSB CSYNC */
+    PSB();
     DSB();
     end = RD(PMBPTR_EL1);
     CHECK(n, end >= BUF_BASE + RECORD_SIZE, "bytes written", end - BUF_BASE,
@@ -2157,7 +2157,7 @@ static uint64_t el0_sample(uint64_t pmscr, int *el0, int *el1, int *in_spin,
     esr = run_el0(el0_spin, 3000);
     WR(PMSCR_EL1, 0);
     ISB();
-    __asm__ volatile("hint #17" ::: "memory");    /* PSB CSYNC */
+    PSB();
     DSB();
     WR(PMBLIMITR_EL1, 0);
     ISB();
