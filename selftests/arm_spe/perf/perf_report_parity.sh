@@ -44,10 +44,15 @@ note "spe-decode report: $(head -n 7 "$SPE_TMP/parity.spe.rank" | tr '\n' ' ')"
 all=$(awk '$2 == "ALL" { print $1 }' "$SPE_TMP/parity.perf.rank")
 [ "${all:-0}" -gt 100 ] || fail "perf report shows ${all:-0} instruction samples in spe_workload"
 # The same number of records in the workload's code, and the same top 5
-# symbols by the same counts. Further down, where a few samples fall on
-# symbols with several names (glibc's aliases), either name is right.
-head -n 6 "$SPE_TMP/parity.perf.rank" >"$SPE_TMP/parity.perf.top"
-head -n 6 "$SPE_TMP/parity.spe.rank" >"$SPE_TMP/parity.spe.top"
+# symbols by the same counts. A row with under 1% of the samples may be a
+# glibc function with several names at one address (_IO_file_xsputn and
+# _IO_new_file_xsputn): either name is right there, so only its count is
+# compared (seen once in a clean-clone run, 8 of 9499 samples).
+top() {
+	head -n 6 "$1" | awk -v all="$all" '{ print $1, ($1 * 100 >= all ? $2 : "(alias?)") }'
+}
+top "$SPE_TMP/parity.perf.rank" >"$SPE_TMP/parity.perf.top"
+top "$SPE_TMP/parity.spe.rank" >"$SPE_TMP/parity.spe.top"
 cmp -s "$SPE_TMP/parity.perf.top" "$SPE_TMP/parity.spe.top" || {
 	diff "$SPE_TMP/parity.perf.top" "$SPE_TMP/parity.spe.top" | sed 's/^/# /'
 	fail "spe-decode report and perf report attribute spe_workload's samples differently"; }
