@@ -1977,13 +1977,19 @@ static void t_model_branches(void)
  * of the line: CPU 1 wrote it after CPU 0 last read it, so it is modified
  * in CPU 1's cache and served by the peer core (Data Source 0x9, E[8]
  * and E[9]: the LLC does not return the data; total latency 1 + the
- * translation + 52). However the host schedules the two vCPUs. A line
- * CPU 1 never touches comes from L1 the second time.
+ * translation + 52). However the host schedules the two vCPUs.
+ *
+ * Then CPU 1 only loads the line (cpu1_reads): CPU 0's next load takes
+ * it from CPU 1's cache once, after which both hold it shared and CPU 0's
+ * loads hit L1 though CPU 1 keeps loading it (a model that moves the
+ * line to each reader in turn serves every one from the peer core). A
+ * line CPU 1 never touches comes from L1 the second time.
  */
 #define SHARED_LINE     0x41190000UL
 #define PRIVATE_LINE    0x411a0000UL
 extern char model_cpu1[];
 volatile uint64_t cpu1_flag __attribute__((aligned(64)));
+volatile uint64_t cpu1_reads __attribute__((aligned(64)));
 
 __asm__(
     "   .text\n"
@@ -2004,9 +2010,14 @@ __asm__(
     "   isb\n"
     "   ldr     x2, =0x41190000\n"
     "   ldr     x3, =cpu1_flag\n"
+    "   ldr     x6, =cpu1_reads\n"
     "   mov     x4, #1\n"
-    "1: str     x4, [x2]\n"
-    "   str     x4, [x3]\n"
+    "1: ldr     x5, [x6]\n"
+    "   cbnz    x5, 2f\n"
+    "   str     x4, [x2]\n"            /* writer */
+    "   b       3f\n"
+    "2: ldr     x5, [x2]\n"            /* reader */
+    "3: str     x4, [x3]\n"
     "   add     x4, x4, #1\n"
     "   b       1b\n"
     "   .ltorg\n");
@@ -2038,6 +2049,31 @@ static void t_model_peer(void)
         k = find_pkt(BUF_BASE, end, 0x98, 0xff);
         x = find_pkt(BUF_BASE, end, 0x9a, 0xff);
         CHECK_EQ(n, "total latency", k.payload, 1 + x.payload + 52);
+    }
+    result(n, 1, "", 0, 0);
+
+    /*
+     * CPU 1 turns reader; two handshakes: the second flag was set by a
+     * pass that began after CPU 1 saw cpu1_reads and after CPU 0's load.
+     */
+    n = "model_read_shared_line_l1";
+    cpu1_reads = 1;
+    __asm__ volatile("dmb ish" ::: "memory");
+    probe_run(op_ldr, SHARED_LINE, 0);
+    for (i = 0; i < 2; i++) {
+        cpu1_flag = 0;
+        while (!cpu1_flag) {
+            __asm__ volatile("yield");
+        }
+    }
+    for (i = 0; i < 3; i++) {
+        end = probe_run(op_ldr, SHARED_LINE, 0);
+        k = find_pkt(BUF_BASE, end, 0x43, 0xcf);
+        CHECK_EQ(n, "data source", k.payload, 0x0);
+        cpu1_flag = 0;
+        while (!cpu1_flag) {
+            __asm__ volatile("yield");
+        }
     }
     result(n, 1, "", 0, 0);
 
