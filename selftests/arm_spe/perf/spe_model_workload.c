@@ -12,11 +12,14 @@
  *	so the loads are served from the smallest cache level that holds KIB
  *	KiB. The links are written in address order, so setting up adds no
  *	scattered loads of its own.
- *   spe_model_workload share SECONDS [padded]
- *	Two threads on CPUs 0 and 1, each incrementing its own counter of
- *	mem_share (in .data). The two counters share one 64-byte line (false
- *	sharing: each thread's load finds the line in the other CPU's cache)
- *	or, with "padded", lie 128 bytes apart.
+ *   spe_model_workload share ROUNDS SECONDS [padded]
+ *	Two threads on CPUs 0 and 1 take turns (mem_turn, a line of its own)
+ *	to increment each its own counter of mem_share (in .data), ROUNDS
+ *	times each or until SECONDS have passed. The two counters share one
+ *	64-byte line (false sharing: on its turn, each thread's load finds
+ *	the line modified in the other CPU's cache, at least once per round
+ *	however the host schedules the vCPUs) or, with "padded", lie 128
+ *	bytes apart (each counter's line is only ever in its thread's CPU).
  *   spe_model_workload branch SECONDS
  *	A loop (mem_branchy) with one conditional branch on a pseudo-random
  *	bit, which no predictor can learn (mispredicted about half the
@@ -29,7 +32,9 @@
  *   spe_model_workload: branchy 0xSTART 0xEND  (branch: mem_branchy's code,
  *                                               a range that holds it)
  *
- * and "spe_model_workload: done loads=N" at the end. Static and non-PIE.
+ * and "spe_model_workload: done loads=N" at the end (share: "done
+ * loads=N rounds=R", R the rounds both threads completed). Static and
+ * non-PIE.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -105,39 +110,58 @@ static int chase(unsigned long kib, double secs)
 	return 0;
 }
 
+/* Whose turn it is to increment its counter (0 or 1), and the end */
+static struct {
+	volatile int turn;
+	volatile int stop;
+} mem_turn __attribute__((aligned(LINE)));
+
 struct share_arg {
 	volatile uint64_t *v;
 	int cpu;
+	unsigned long rounds;
 	double end;
-	unsigned long loads;
+	unsigned long done;
 };
 
-__attribute__((noinline)) void mem_share_inc(volatile uint64_t *v, unsigned long n)
+/* One turn: wait for it, increment this thread's counter, hand over */
+__attribute__((noinline)) int mem_share_turn(volatile uint64_t *v, int me)
 {
-	while (n--)
-		(*v)++;
+	while (mem_turn.turn != me)
+		if (mem_turn.stop)
+			return 0;
+	(*v)++;
+	mem_turn.turn = !me;
+	return 1;
 }
 
 static void *share_thread(void *p)
 {
 	struct share_arg *a = p;
+	unsigned long done = 0;
 	cpu_set_t set;
 
 	CPU_ZERO(&set);
 	CPU_SET(a->cpu, &set);
 	sched_setaffinity(0, sizeof(set), &set);
-	do {
-		mem_share_inc(a->v, 1024);
-		a->loads += 1024;
-	} while (now() < a->end);
+	/* done in a register: the two share_args lie in one line */
+	while (done < a->rounds && mem_share_turn(a->v, a->cpu)) {
+		done++;
+		/* CPU 0 keeps the time, and stops both threads */
+		if (!a->cpu && !(done & 1023) && now() >= a->end)
+			mem_turn.stop = 1;
+	}
+	/* The other thread may still be waiting for a turn */
+	mem_turn.stop = 1;
+	a->done = done;
 	return NULL;
 }
 
-static int share(double secs, int padded)
+static int share(unsigned long rounds, double secs, int padded)
 {
 	struct share_arg t[2] = {
-		{ .v = &mem_share.a, .cpu = 0 },
-		{ .v = padded ? &mem_share.b : &mem_share.a + 1, .cpu = 1 },
+		{ .v = &mem_share.a, .cpu = 0, .rounds = rounds },
+		{ .v = padded ? &mem_share.b : &mem_share.a + 1, .cpu = 1, .rounds = rounds },
 	};
 	pthread_t th;
 
@@ -150,7 +174,8 @@ static int share(double secs, int padded)
 	}
 	share_thread(&t[0]);
 	pthread_join(th, NULL);
-	printf("spe_model_workload: done loads=%lu\n", t[0].loads + t[1].loads);
+	printf("spe_model_workload: done loads=%lu rounds=%lu\n", t[0].done + t[1].done,
+	       t[0].done < t[1].done ? t[0].done : t[1].done);
 	return 0;
 }
 
@@ -197,8 +222,9 @@ int main(int argc, char **argv)
 		return chase(strtoul(argv[2], NULL, 0), atof(argv[3]));
 	if (argc >= 3 && !strcmp(argv[1], "branch"))
 		return branch(atof(argv[2]));
-	if (argc >= 3 && !strcmp(argv[1], "share"))
-		return share(atof(argv[2]), argc > 3 && !strcmp(argv[3], "padded"));
-	fprintf(stderr, "usage: spe_model_workload chase KIB SECONDS | share SECONDS [padded] | branch SECONDS\n");
+	if (argc >= 4 && !strcmp(argv[1], "share"))
+		return share(strtoul(argv[2], NULL, 0), atof(argv[3]),
+			     argc > 4 && !strcmp(argv[4], "padded"));
+	fprintf(stderr, "usage: spe_model_workload chase KIB SECONDS | share ROUNDS SECONDS [padded] | branch SECONDS\n");
 	return 2;
 }
