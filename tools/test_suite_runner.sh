@@ -77,7 +77,9 @@ printf '%s\n' 'echo "three: 1 passed, 0 failed, 0 skipped"' >"$work/three.sh"
 lane_a() { suite_run one one "$work/one.log" bash "$work/one.sh"; }
 lane_b() { suite_run two two "$work/two.log" bash "$work/two.sh"; suite_run three three "$work/three.log" bash "$work/three.sh"; }
 # Dies after its first stage (an unset variable under set -u, a kill).
-lane_dies() { suite_run one one "$work/one.log" bash "$work/one.sh"; kill -9 "$BASHPID"; suite_run three three "$work/three.log" bash "$work/three.sh"; }
+# Its logs are its own: dying_lane runs it next to lane_a, and two lanes
+# writing one log (tee truncates it) lose each other's summary lines.
+lane_dies() { suite_run one one "$work/dies-one.log" bash "$work/one.sh"; kill -9 "$BASHPID"; suite_run three three "$work/dies-three.log" bash "$work/three.sh"; }
 two_lanes() { suite_lane a "$work/lanes" lane_a; suite_lane b "$work/lanes" lane_b; }
 dying_lane() { suite_lane a "$work/lanes" lane_dies; suite_lane b "$work/lanes" lane_a; }
 lane_case lanes_collect_in_order "one: 2 passed, 0 failed, 0 skipped|two: 3 passed, 1 failed, 0 skipped|three: 1 passed, 0 failed, 0 skipped|" two_lanes
