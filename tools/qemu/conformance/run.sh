@@ -243,7 +243,7 @@ run FGT 7 max virtualization=on
 # Timestamps with FEAT_ECV: PMSCR_EL2/EL1.PCT, CNTVOFF_EL2, CNTPOFF_EL2
 run ECV 8 max,spe-strict=off,spe-model=flat virtualization=on
 # The memory-hierarchy model (the default) with Data Source packets
-run MODEL 13 max,spe-strict=off,spe-lds=on "" 2
+run MODEL 15 max,spe-strict=off,spe-lds=on "" 2
 run PCSR 30 max pcsr=on 2 # FEAT_PCSR: Documentation/pcsr.rst
 run PCSRNIDEN 3 max pcsr=on,pcsr-niden=off
 run PCSROFF 1 max

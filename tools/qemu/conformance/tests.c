@@ -1727,6 +1727,7 @@ static void t_dl_restart(void)
 /* FEAT_SPEv1p4 optional events, loads only (emulation.rst) */
 #define EV_L2D          (1u << 19)
 #define EV_L2D_MISS     (1u << 20)
+#define EV_MODIFIED     (1u << 21)
 #define EV_SNOOPED      (1u << 23)
 #define SWEEP           0x42000000UL    /* 2 MiB blocks up to 0x4fffffff */
 #define FRESH           0x41180000UL    /* a line nothing touches before */
@@ -1976,17 +1977,26 @@ static void t_model_branches(void)
  * profiling disabled (its spinning feeds nothing), then samples one load
  * of the line: CPU 1 wrote it after CPU 0 last read it, so it is modified
  * in CPU 1's cache and served by the peer core (Data Source 0x9, E[8]
- * and E[9]: the LLC does not return the data; total latency 1 + the
- * translation + 52). However the host schedules the two vCPUs.
+ * and E[9]: the LLC does not return the data; with v1p4 E[23] snooped
+ * and E[21] modified; total latency 1 + the translation + 52). However
+ * the host schedules the two vCPUs.
  *
  * Then CPU 1 only loads the line (cpu1_reads): CPU 0's next load takes
  * it from CPU 1's cache once, after which both hold it shared and CPU 0's
  * loads hit L1 though CPU 1 keeps loading it (a model that moves the
- * line to each reader in turn serves every one from the peer core). A
- * line CPU 1 never touches comes from L1 the second time.
+ * line to each reader in turn serves every one from the peer core). It
+ * also loads CLEAN_LINE, which nobody writes: CPU 1 holds it exclusive,
+ * so CPU 0's first load of it is a snoop of clean data (E[23] without
+ * E[21]). And it loads and then stores EXCL_LINE: it got the line
+ * exclusive and made it modified without the directory's help, which
+ * the model must still know (E[21] on CPU 0's first load of it). A line
+ * CPU 1 never touches comes from L1 the second time.
  */
 #define SHARED_LINE     0x41190000UL
 #define PRIVATE_LINE    0x411a0000UL
+/* Each in an L1 set and an LLC set of its own: none evicts another */
+#define CLEAN_LINE      0x411b0440UL
+#define EXCL_LINE       0x411c0880UL
 extern char model_cpu1[];
 volatile uint64_t cpu1_flag __attribute__((aligned(64)));
 volatile uint64_t cpu1_reads __attribute__((aligned(64)));
@@ -2011,16 +2021,40 @@ __asm__(
     "   ldr     x2, =0x41190000\n"
     "   ldr     x3, =cpu1_flag\n"
     "   ldr     x6, =cpu1_reads\n"
+    "   ldr     x7, =0x411b0440\n"
+    "   ldr     x8, =0x411c0880\n"
     "   mov     x4, #1\n"
     "1: ldr     x5, [x6]\n"
     "   cbnz    x5, 2f\n"
     "   str     x4, [x2]\n"            /* writer */
     "   b       3f\n"
     "2: ldr     x5, [x2]\n"            /* reader */
+    "   ldr     x5, [x7]\n"
+    "   ldr     x5, [x8]\n"
+    "   str     x4, [x8]\n"
     "3: str     x4, [x3]\n"
     "   add     x4, x4, #1\n"
     "   b       1b\n"
     "   .ltorg\n");
+
+/* The events of a v1p4 load a peer core served, E[21] aside */
+#define EV_PEER_LOAD    (EV_RET | EV_L1D | EV_L1D_REFILL | EV_TLB | EV_LLC | \
+                         EV_LLC_MISS | EV_L2D | EV_L2D_MISS | EV_SNOOPED)
+
+/* Test @n: CPU 0's first load of @line comes from the peer core */
+static void model_peer_first_load(const char *n, uint64_t line,
+                                  uint32_t modified)
+{
+    uint64_t end = probe_run(op_ldr, line, 0);
+    Pkt k;
+
+    k = find_pkt(BUF_BASE, end, 0x43, 0xcf);
+    CHECK_EQ(n, "data source", k.payload, 0x9);
+    k = find_pkt(BUF_BASE, end, 0x42, 0xcf);
+    CHECK_EQ(n, "events", k.payload,
+             EV_PEER_LOAD | modified | (k.payload & EV_TLB_WALK));
+    result(n, 1, "", 0, 0);
+}
 
 static void t_model_peer(void)
 {
@@ -2043,9 +2077,7 @@ static void t_model_peer(void)
         CHECK_EQ(n, "data source", k.payload, 0x9);
         k = find_pkt(BUF_BASE, end, 0x42, 0xcf);
         CHECK_EQ(n, "events", k.payload,
-                 EV_RET | EV_L1D | EV_L1D_REFILL | EV_TLB | EV_LLC |
-                 EV_LLC_MISS | EV_L2D | EV_L2D_MISS | EV_SNOOPED |
-                 (k.payload & EV_TLB_WALK));
+                 EV_PEER_LOAD | EV_MODIFIED | (k.payload & EV_TLB_WALK));
         k = find_pkt(BUF_BASE, end, 0x98, 0xff);
         x = find_pkt(BUF_BASE, end, 0x9a, 0xff);
         CHECK_EQ(n, "total latency", k.payload, 1 + x.payload + 52);
@@ -2076,6 +2108,10 @@ static void t_model_peer(void)
         }
     }
     result(n, 1, "", 0, 0);
+
+    model_peer_first_load("model_peer_clean_line", CLEAN_LINE, 0);
+    model_peer_first_load("model_peer_exclusive_line_stored", EXCL_LINE,
+                          EV_MODIFIED);
 
     n = "model_private_line_l1";
     probe_run(op_ldr, PRIVATE_LINE, 0);
