@@ -94,10 +94,15 @@ GROUPS = [
     ("sve-contig-load", 0xFE000000, 0xA4000000),
     ("sve-gather64", 0xFE000000, 0xC4000000),
     ("sve-store", 0xFE000000, 0xE4000000),
+    # SME (bits [31:25] = 0b1110000): the ZA tile slice loads/stores,
+    # LDR/STR of ZA and ZT0, among SME data processing
+    ("sme", 0xFE000000, 0xE0000000),
+    ("sme-ldst-za", 0xFF000010, 0xE0000000),
+    ("sme-ldr-str", 0xFFDF9C10, 0xE1000000),
 ]
 
 MATTR = ("+v8.7a,+sve,+sve2,+lse,+rcpc,+mte,+mops,+fullfp16,+fp16fml,"
-         "+bf16,+i8mm,+f64mm,+sha3,+sm4,+crc,+rand")
+         "+bf16,+i8mm,+f64mm,+sha3,+sm4,+crc,+rand,+sme,+sme2")
 
 OP_OTHER, OP_LDST, OP_BRANCH = 0, 1, 2
 CLASS_NAMES = {OP_OTHER: "Other", OP_LDST: "Load/store", OP_BRANCH: "Branch"}

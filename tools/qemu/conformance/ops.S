@@ -131,6 +131,18 @@ spe_spin:
 	probe	op_fcsel_fail, "cmp x2, x2", "fcsel d0, d1, d2, ne"
 	probe	op_dczva, "nop", "dc zva, x1"
 	probe	op_prfm, "nop", "prfm pldl1keep, [x1]"
+/*
+ * SME loads and stores: ZA tile slices in Streaming SVE mode (SMSTART),
+ * ZA array vectors with only PSTATE.ZA set (SMSTART ZA), so that the
+ * streaming vector length is not the current one. The caller leaves
+ * with SMSTOP.
+ */
+	.arch	armv9-a+sme
+	probe	op_sme_ld1w, "smstart; ptrue p0.s; mov w12, #0", "ld1w {za0h.s[w12, 0]}, p0/z, [x1, x2, lsl #2]"
+	probe	op_sme_st1d, "smstart; ptrue p0.d; mov w12, #0", "st1d {za0h.d[w12, 0]}, p0, [x1, x2, lsl #3]"
+	probe	op_sme_ldr_za, "smstart za; mov w12, #0", "ldr za[w12, 1], [x1, #1, mul vl]"
+	probe	op_sme_str_za, "smstart za; mov w12, #0", "str za[w12, 0], [x1]"
+	.arch	armv8.5-a+lse+rcpc+memtag+sve
 
 /* 4 bytes at an address that is not 8-byte aligned: LDRSW reads 4 */
 	.global	op_ldrsw_lit_data

@@ -192,7 +192,7 @@ echo "# qemu: $qemu"
 # The serial model (spe-strict=off): the probes disable the buffer while
 # profiling is enabled, which strict mode reports. The record contents
 # checked there are those of the flat model (constant latencies).
-run SPE 60 max,spe-strict=off,spe-model=flat
+run SPE 64 max,spe-strict=off,spe-model=flat
 # FEAT_SPE_CRR and FEAT_SPE_FPF
 run FLAGS 11 max,spe-crr=on,spe-fpf=on,spe-strict=off,spe-model=flat
 run NOSPE 2 max,spe=off
@@ -233,7 +233,7 @@ run ALIGN 2 max,spe-maxsize=2048,spe-align=2048,spe-strict=off
 # The strict model (the default), and PMBIDR_EL1.P from EL3, EL2 and EL1
 run STRICT 10 max,spe-strict=on,spe-seed=1
 # PMBIRQ through GICv3's redistributor and ICC_* registers (gic.c)
-run SPE 60 max,spe-strict=off,spe-model=flat gic-version=3
+run SPE 64 max,spe-strict=off,spe-model=flat gic-version=3
 run STRICT 10 max,spe-strict=on,spe-seed=1 gic-version=3
 run EL2 3 max virtualization=on
 run EL3 3 max virtualization=on,secure=on

@@ -88,6 +88,7 @@ static __attribute__((unused)) void skip(const char *name, const char *why)
 #define CONTEXTIDR    S3_0_C13_C0_1
 #define CPACR_EL1     S3_0_C1_C0_2
 #define ZCR_EL1       S3_0_C1_C2_0
+#define SMCR_EL1      S3_0_C1_C2_6
 #define PMSCR_EL2     S3_4_C9_C9_0
 #define HDFGRTR_EL2   S3_4_C3_C1_4        /* FEAT_FGT */
 #define HDFGWTR_EL2   S3_4_C3_C1_5
@@ -202,6 +203,8 @@ PROBE(op_bl) PROBE(op_blr) PROBE(op_ret) PROBE(op_fadd_d) PROBE(op_add_v)
 PROBE(op_fadd_v) PROBE(op_pbt_b) PROBE(op_pbt_nt) PROBE(op_pbt_ret)
 PROBE(op_sve_add_pred) PROBE(op_sve_fadd) PROBE(op_sve_fmla_pred)
 PROBE(op_sve_sel) PROBE(op_sve_whilelo) PROBE(op_sve_add_first)
+PROBE(op_sme_ld1w) PROBE(op_sme_st1d) PROBE(op_sme_ldr_za)
+PROBE(op_sme_str_za)
 extern char op_ldrsw_lit_data[];
 
 /* ---------------------------------------------------------------- */
@@ -841,6 +844,9 @@ static void t_ops(void)
  * for each decode bug fixed, checked against D18.2.7 (Operation Type),
  * D18.2.6 (Events) and D18.2.1 (Address).
  */
+/* SMSTOP: leave Streaming SVE mode and drop ZA */
+#define SMSTOP() __asm__ volatile(".inst 0xd503467f" ::: "memory")
+
 static void t_classify(void)
 {
     volatile uint64_t *d = (volatile uint64_t *)DATA;
@@ -919,6 +925,31 @@ static void t_classify(void)
     t_probe("classify_sve_dp_whilelo_no_vector", op_sve_whilelo,
             op_sve_whilelo_target, 0, 0, 0x48, 0x00, 0, 0, ret);
     t_sve_pred("sve_dp_pred_partial_e17", op_sve_add_first, 1, ret | E17);
+
+    /*
+     * SME (FEAT_SME of -cpu max), with a 512-bit streaming vector length
+     * (SMCR_EL1.LEN = 3) next to the 256-bit SVE one: Load/store, SVE or
+     * SME, EVL = 0b100 for ZA, in Streaming SVE mode or not. LD1W and
+     * ST1D of a tile slice: Xn + Xm << 2 and << 3, PRED = 1, every
+     * element of SMSTART's PTRUE active (no E[17]). LDR and STR of a ZA
+     * array vector: [Xn, #1, MUL VL] is Xn + 64 bytes, unpredicated.
+     */
+    WR(CPACR_EL1, RD(CPACR_EL1) | (3 << 24));
+    ISB();
+    WR(SMCR_EL1, 3);
+    ISB();
+    t_probe("classify_sme_ld1w_tile_slice", op_sme_ld1w, op_sme_ld1w_target,
+            DATA, DATA + 20, 0x49, 0x4c, 1, 0, ret);
+    SMSTOP();
+    t_probe("classify_sme_st1d_tile_slice", op_sme_st1d, op_sme_st1d_target,
+            DATA, DATA + 40, 0x49, 0x4d, 1, 0, ret);
+    SMSTOP();
+    t_probe("classify_sme_ldr_za_streaming_vl", op_sme_ldr_za,
+            op_sme_ldr_za_target, DATA, DATA + 64, 0x49, 0x48, 1, 0, ret);
+    SMSTOP();
+    t_probe("classify_sme_str_za", op_sme_str_za, op_sme_str_za_target,
+            DATA, DATA, 0x49, 0x49, 1, 0, ret);
+    SMSTOP();
 }
 
 /* PA (PMSCR.PA), CONTEXTIDR (PMSCR.CX) and Timestamp (PMSCR.TS) */
