@@ -19,11 +19,16 @@
 #include <sys/syscall.h>
 #include "spe_test.h"
 
+/* The C library's <sys/auxv.h> may predate it: Linux's uapi asm/hwcap.h */
+#ifndef HWCAP2_SME
+#define HWCAP2_SME	(1 << 23)
+#endif
+
 uint64_t wl_buf[WL_WORDS];
 static uint8_t mis_buf[64] __attribute__((aligned(64)));
 static int zero_fd = -1;	/* /dev/zero, for WL_READ_ZERO */
 
-enum wl { WL_LDST, WL_BRANCH, WL_SYSCALL, WL_MISALIGN, WL_SIMDFP, WL_SVE, WL_READ_ZERO };
+enum wl { WL_LDST, WL_BRANCH, WL_SYSCALL, WL_MISALIGN, WL_SIMDFP, WL_SVE, WL_SME, WL_READ_ZERO };
 
 #define LDST_ITERS	60000ull
 #define BRANCH_ITERS	60000ull
@@ -31,6 +36,7 @@ enum wl { WL_LDST, WL_BRANCH, WL_SYSCALL, WL_MISALIGN, WL_SIMDFP, WL_SVE, WL_REA
 #define MIS_ITERS	60000ull
 #define SIMDFP_ITERS	60000ull
 #define SVE_ITERS	40000ull
+#define SME_ITERS	40000ull
 #define ZERO_READS	1200
 
 static void run_wl(enum wl w, int slices, struct spe_session *s)
@@ -57,6 +63,9 @@ static void run_wl(enum wl w, int slices, struct spe_session *s)
 			break;
 		case WL_SVE:
 			spe_wl_sve(wl_buf, SVE_ITERS / slices);
+			break;
+		case WL_SME:
+			spe_wl_sme(wl_buf, SME_ITERS / slices);
 			break;
 		case WL_READ_ZERO:
 			/*
@@ -719,6 +728,29 @@ TEST_F(cap, pbt_previous_branch_target_in_loop)
  * instruction is, is known from the workload's layout (its order in
  * spe_workload.S), not from the code under test.
  */
+/*
+ * Which instruction of a workload loop of n instructions at loop (as
+ * laid out in spe_workload.S) a record with an Operation Type sampled:
+ * 0 to n - 1, or -1 for one outside it
+ */
+static int wl_loop_slot(const struct spe_record *r, const char *loop, int n)
+{
+	if (!el0_in(r->addr[SPE_ADDR_IDX_PC], loop, loop + 4 * n) || !(r->present & SPE_REC_OP))
+		return -1;
+	return (int)((spe_addr_va_sext(r->addr[SPE_ADDR_IDX_PC]) - (uintptr_t)loop) / 4);
+}
+
+/*
+ * The EVL field (D18.2.7: 32 << EVL bits) of the vector length a
+ * PR_S[VM]E_GET_VL prctl() returned (bytes under mask); *bits gets it in
+ * bits, a power of two here
+ */
+static int prctl_evl(long vl, long mask, long *bits)
+{
+	*bits = (vl & mask) * 8;
+	return __builtin_ctzl(*bits) - 5;
+}
+
 enum { SVE_NONE, SVE_DP, SVE_LD };
 static const struct sve_expect {
 	uint8_t kind, pred, fp, e17;
@@ -751,12 +783,12 @@ static void sve_hook(const struct spe_record *r, void *arg, struct spe_stats *st
 		  (r->events & SPE_EV_BIT(SPE_EV_EMPTY_PRED));
 	struct spe_op op;
 	const char *bad = NULL;
+	int i = wl_loop_slot(r, spe_wl_sve_loop, SPE_WL_SVE_INSNS);
 
-	if (!el0_in(r->addr[SPE_ADDR_IDX_PC], spe_wl_sve_loop,
-		    spe_wl_sve_loop + 4 * SPE_WL_SVE_INSNS) || !(r->present & SPE_REC_OP))
+	if (i < 0)
 		return;
 	c->in_loop++;
-	x = &sve_expect[(pc - (uintptr_t)spe_wl_sve_loop) / 4];
+	x = &sve_expect[i];
 	spe_op_decode(r->op_class, r->op_subclass, &op);
 	if (x->kind == SVE_DP && c->v1p1) {
 		c->dp++;
@@ -793,8 +825,7 @@ TEST_F(cap, sve_records_match_instructions)
 		SKIP(return, "no SVE (HWCAP_SVE)");
 	vl = prctl(PR_SVE_GET_VL);
 	ASSERT_GT(vl, 0);
-	vl = (vl & PR_SVE_VL_LEN_MASK) * 8;	/* bits, a power of two here */
-	c.evl = __builtin_ctzl(vl) - 5;		/* 32 bits: 0b000 */
+	c.evl = prctl_evl(vl, PR_SVE_VL_LEN_MASK, &vl);
 	c.v1p1 = version >= 2;
 	c.v1p2 = version >= 3;
 	ASSERT_OPEN(capture_hook(&self->p, &self->a, 0, -1, WL_SVE, &self->e, &self->st,
@@ -810,6 +841,95 @@ TEST_F(cap, sve_records_match_instructions)
 		EXPECT_GT(c.dp, 0);
 		EXPECT_GT(c.e17, 0);
 	}
+}
+
+/*
+ * SME loads and stores, on spe_wl_sme: D18.2.7 "Load/store, SVE or SME"
+ * (FEAT_SPEv1p1: 0b SG EVL 1 PRED 0 LDST) with EVL the task's streaming
+ * vector length (PR_SME_GET_VL, from the kernel), PRED for the tile
+ * slice forms (for loads from FEAT_SPEv1p2), none for LDR/STR of ZA, and
+ * the data address: buf for all four. PTRUE, SUBS and B.NE are no SVE
+ * operation on vectors. Before FEAT_SPEv1p1 the subclass does not exist:
+ * only the class and the data address are checked. What each loop
+ * instruction is, is known from spe_workload.S's order.
+ */
+enum { SME_NONE, SME_LD, SME_ST };
+static const struct sme_expect {
+	uint8_t kind, pred;
+} sme_expect[SPE_WL_SME_INSNS] = {
+	{ SME_NONE },			/* ptrue p0.s */
+	{ SME_LD, 1 },			/* ld1w {za0h.s[w12, 0]}, p0/z, [x0] */
+	{ SME_ST, 1 },			/* st1w {za0h.s[w12, 0]}, p0, [x0] */
+	{ SME_LD, 0 },			/* ldr za[w12, 0], [x0] */
+	{ SME_ST, 0 },			/* str za[w12, 0], [x0] */
+	{ SME_NONE },			/* subs */
+	{ SME_NONE },			/* b.ne */
+};
+
+struct sme_count {
+	int v1p1, v1p2, evl;
+	uint64_t in_loop, ld, st, mismatch, first_bad_pc;
+	char why[96];
+};
+
+static void sme_hook(const struct spe_record *r, void *arg, struct spe_stats *st)
+{
+	struct sme_count *c = arg;
+	uint64_t pc = spe_addr_va_sext(r->addr[SPE_ADDR_IDX_PC]);
+	uint64_t va = spe_addr_va_sext(r->addr[SPE_ADDR_IDX_DATA_VA]);
+	int i = wl_loop_slot(r, spe_wl_sme_loop, SPE_WL_SME_INSNS);
+	const struct sme_expect *x;
+	struct spe_op op;
+	const char *bad = NULL;
+
+	if (i < 0)
+		return;
+	c->in_loop++;
+	x = &sme_expect[i];
+	spe_op_decode(r->op_class, r->op_subclass, &op);
+	if (x->kind == SME_NONE) {
+		if (op.is_ldst || op.kind == SPE_OP_SVE_DP)
+			bad = "a load/store or SVE vector operation";
+	} else {
+		x->kind == SME_LD ? c->ld++ : c->st++;
+		if (!op.is_ldst || op.store != (x->kind == SME_ST))
+			bad = "not a load/store of the right direction";
+		else if (!(r->present & SPE_REC_DATA_VA) || va != (uintptr_t)wl_buf)
+			bad = "data address";
+		else if (c->v1p1 && (op.kind != SPE_OP_LDST_SVE_SME || op.evl != c->evl ||
+				     op.pred != (x->pred && (x->kind == SME_ST || c->v1p2))))
+			bad = "not SVE or SME of the streaming vector length, or PRED";
+	}
+	if (bad && !c->mismatch++) {
+		c->first_bad_pc = pc;
+		snprintf(c->why, sizeof(c->why), "%s (class %u subclass %#x va %#llx)", bad,
+			 r->op_class, r->op_subclass, (unsigned long long)va);
+	}
+}
+
+TEST_F(cap, sme_records_match_instructions)
+{
+	struct sme_count c = { 0 };
+	long vl, version = spe_env_long("SPE_EXP_VERSION", 0);
+
+	if (!(getauxval(AT_HWCAP2) & HWCAP2_SME))
+		SKIP(return, "no SME (HWCAP2_SME)");
+	vl = prctl(PR_SME_GET_VL);
+	ASSERT_GT(vl, 0);
+	c.evl = prctl_evl(vl, PR_SME_VL_LEN_MASK, &vl);
+	c.v1p1 = version >= 2;
+	c.v1p2 = version >= 3;
+	ASSERT_OPEN(capture_hook(&self->p, &self->a, 0, -1, WL_SME, &self->e, &self->st,
+				 &self->s, sme_hook, &c), &self->s);
+	EXPECT_VALID(&self->st);
+	TH_LOG("PMSVer %ld, SVL %ld bits: %llu loop records, %llu SME loads, %llu SME stores; %llu mismatched (first pc %#llx: %s)",
+	       version, vl, (unsigned long long)c.in_loop, (unsigned long long)c.ld,
+	       (unsigned long long)c.st, (unsigned long long)c.mismatch,
+	       (unsigned long long)c.first_bad_pc, c.why);
+	ASSERT_GT(c.in_loop, 50);
+	EXPECT_GT(c.ld, 0);
+	EXPECT_GT(c.st, 0);
+	EXPECT_EQ(0, c.mismatch);
 }
 
 TEST_F(cap, event_filter_misaligned)

@@ -402,6 +402,13 @@ int spe_insn_classify(uint32_t w)
 	 */
 	if ((w & 0x1e000000) == 0x04000000 && (w >> 31))
 		return INSN_LDST;
+	/*
+	 * SME memory (bits [31:25] 0b1110000): LD1 and ST1 of ZA tile slices,
+	 * LDR/STR of ZA and ZT0, bit [21] set for the stores; the SVE or SME
+	 * load/store subclass (D18.2.7).
+	 */
+	if ((w & 0xfe000000) == 0xe0000000)
+		return (w & (1u << 21)) ? INSN_STORE : INSN_LOAD;
 	if ((w & 0x0a000000) != 0x08000000)	/* op0 != x1x0 */
 		return INSN_OTHER;
 	/* Load/store register: unsigned offset, unscaled, pre/post, reg. */

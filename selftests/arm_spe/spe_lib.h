@@ -158,6 +158,10 @@ void spe_wl_simdfp(uint64_t iters);
 extern char spe_wl_sve_loop[], spe_wl_sve_end[];
 void spe_wl_sve(uint64_t *buf, uint64_t iters);
 #define SPE_WL_SVE_INSNS	9
+/* SME loads and stores at buf in Streaming SVE mode (needs SME) */
+extern char spe_wl_sme_loop[], spe_wl_sme_end[];
+void spe_wl_sme(uint64_t *buf, uint64_t iters);
+#define SPE_WL_SME_INSNS	7
 
 /*
  * A64 data processing, scalar floating-point and Advanced SIMD (op0 x111):

@@ -345,6 +345,11 @@ TEST_F(val, insn_classifier)
 	EXPECT_EQ(INSN_LDST, spe_insn_classify(0xe400e000));	/* st1b {z0.b}, p0, [x0] */
 	EXPECT_EQ(INSN_LDST, spe_insn_classify(0xa5e04000));	/* ld1d {z0.d}, p0/z, [x0, x0, lsl #3] */
 	EXPECT_EQ(INSN_OTHER, spe_insn_classify(0x04a00000));	/* add z0.s, z0.s, z0.s */
+	/* SME: loads and stores of ZA */
+	EXPECT_EQ(INSN_LOAD, spe_insn_classify(0xe09f0000));	/* ld1w {za0h.s[w12, 0]}, p0/z, [x0] */
+	EXPECT_EQ(INSN_STORE, spe_insn_classify(0xe0bf0000));	/* st1w {za0h.s[w12, 0]}, p0, [x0] */
+	EXPECT_EQ(INSN_LOAD, spe_insn_classify(0xe1000000));	/* ldr za[w12, 0], [x0] */
+	EXPECT_EQ(INSN_STORE, spe_insn_classify(0xe1200000));	/* str za[w12, 0], [x0] */
 	/* and the workload really holds what the tests assume */
 	EXPECT_EQ(INSN_LOAD, spe_insn_classify(*(uint32_t *)(uintptr_t)spe_wl_ldst_loop));
 	EXPECT_EQ(INSN_STORE, spe_insn_classify(*(uint32_t *)(uintptr_t)(spe_wl_ldst_loop + 8)));

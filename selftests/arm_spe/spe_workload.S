@@ -106,6 +106,32 @@ spe_wl_sve_loop:
 spe_wl_sve_end:
 	.size	spe_wl_sve, . - spe_wl_sve
 
+/*
+ * void spe_wl_sme(uint64_t *buf, uint64_t iters): SME loads and stores in
+ * Streaming SVE mode with ZA, SPE_WL_SME_INSNS a loop iteration, in this
+ * order (spe_capture.c's sme_expect[]): PTRUE; LD1W and ST1W of a ZA tile
+ * slice at buf, governed by it; LDR and STR of a ZA array vector at buf;
+ * SUBS, B.NE. buf holds at least 256 bytes (the longest vector).
+ */
+	.arch_extension	sme
+	.globl	spe_wl_sme, spe_wl_sme_loop, spe_wl_sme_end
+	.type	spe_wl_sme, %function
+spe_wl_sme:
+	smstart
+	mov	w12, #0
+spe_wl_sme_loop:
+	ptrue	p0.s
+	ld1w	{za0h.s[w12, 0]}, p0/z, [x0]
+	st1w	{za0h.s[w12, 0]}, p0, [x0]
+	ldr	za[w12, 0], [x0]
+	str	za[w12, 0], [x0]
+	subs	x1, x1, #1
+	b.ne	spe_wl_sme_loop
+	smstop
+	ret
+spe_wl_sme_end:
+	.size	spe_wl_sme, . - spe_wl_sme
+
 	.globl	spe_wl_end
 spe_wl_end:
 	.section .note.GNU-stack,"",%progbits

@@ -84,6 +84,9 @@ grep -qx 'CONFIG_DEBUG_INFO_BTF=y' "$kconfig" 2>/dev/null && kernel_btf=1
 # is built without it)
 kernel_sve=0
 grep -qx 'CONFIG_ARM64_SVE=y' "$kconfig" 2>/dev/null && kernel_sve=1
+# SME for tasks (HWCAP2_SME): what the SME workload needs
+kernel_sme=0
+grep -qx 'CONFIG_ARM64_SME=y' "$kconfig" 2>/dev/null && kernel_sme=1
 grep -qwE 'perf_allow_kernel|sysctl_perf_event_paranoid' "$KDIR/Module.symvers" 2>/dev/null &&
 	paranoid_kernel=1
 
@@ -108,6 +111,12 @@ expected_skips() {
 		x 'capture/cap.sve_*' "kernel without CONFIG_ARM64_SVE: no SVE for tasks"
 	elif [ "$sve" != 1 ]; then
 		x 'capture/cap.sve_*' "the CPU ($model) has no SVE"
+	fi
+	# -cpu max has FEAT_SME; the Neoverse models do not
+	if [ "$kernel_sme" != 1 ]; then
+		x 'capture/cap.sme_*' "kernel without CONFIG_ARM64_SME: no SME for tasks"
+	elif [ "$model" != max ]; then
+		x 'capture/cap.sme_*' "the CPU ($model) has no SME"
 	fi
 	[ "$fault" = s1:1 ] || x 'buffer/buf.injected_fault_at_schedule_out' "the first record does not fault in this boot"
 	[ "$firmware" = acpi ] && x 'module_load' "module_load.sh needs the DT node (ACPI boot)"
