@@ -2029,6 +2029,9 @@ static void t_model_branches(void)
 #define CLEAN_LINE      0x411b0440UL
 #define EXCL_LINE       0x411c0880UL
 extern char model_cpu1[];
+/* cpu1_flag: set by each pass of CPU 1 to what that pass did */
+#define PASS_WROTE      1
+#define PASS_READ       2
 volatile uint64_t cpu1_flag __attribute__((aligned(64)));
 volatile uint64_t cpu1_reads __attribute__((aligned(64)));
 
@@ -2058,12 +2061,14 @@ __asm__(
     "1: ldr     x5, [x6]\n"
     "   cbnz    x5, 2f\n"
     "   str     x4, [x2]\n"            /* writer */
+    "   mov     x9, #" STR(PASS_WROTE) "\n"
     "   b       3f\n"
     "2: ldr     x5, [x2]\n"            /* reader */
     "   ldr     x5, [x7]\n"
     "   ldr     x5, [x8]\n"
     "   str     x4, [x8]\n"
-    "3: str     x4, [x3]\n"
+    "   mov     x9, #" STR(PASS_READ) "\n"
+    "3: str     x9, [x3]\n"            /* what this pass did */
     "   add     x4, x4, #1\n"
     "   b       1b\n"
     "   .ltorg\n");
@@ -2090,7 +2095,7 @@ static void model_peer_first_load(const char *n, uint64_t line,
 static void t_model_peer(void)
 {
     const char *n = "model_peer_core_line";
-    uint64_t end;
+    uint64_t end, pass;
     int64_t rc;
     Pkt k, x;
     int i;
@@ -2116,18 +2121,26 @@ static void t_model_peer(void)
     result(n, 1, "", 0, 0);
 
     /*
-     * CPU 1 turns reader; two handshakes: the second flag was set by a
-     * pass that began after CPU 1 saw cpu1_reads and after CPU 0's load.
+     * CPU 1 turns reader. A pass that loaded cpu1_reads before CPU 0 set
+     * it still writes the line, and that store may come after any load
+     * CPU 0 makes next, however many handshakes follow it. So wait for a
+     * pass that says it read (cpu1_reads is never cleared: every later
+     * pass reads too); only then does CPU 0 take the line from CPU 1,
+     * once, and CPU 1 loads it again between each of CPU 0's loads.
      */
     n = "model_read_shared_line_l1";
     cpu1_reads = 1;
     __asm__ volatile("dmb ish" ::: "memory");
-    probe_run(op_ldr, SHARED_LINE, 0);
-    for (i = 0; i < 2; i++) {
+    do {
         cpu1_flag = 0;
-        while (!cpu1_flag) {
+        while (!(pass = cpu1_flag)) {
             __asm__ volatile("yield");
         }
+    } while (pass != PASS_READ);
+    probe_run(op_ldr, SHARED_LINE, 0);
+    cpu1_flag = 0;
+    while (!cpu1_flag) {
+        __asm__ volatile("yield");
     }
     for (i = 0; i < 3; i++) {
         end = probe_run(op_ldr, SHARED_LINE, 0);
