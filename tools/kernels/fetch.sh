@@ -47,13 +47,36 @@ fi
 spe_need_host_pkgs dpkg-dev xz-utils
 spe_apt_setup
 
-ver=$(spe_apt_newest "linux-image-$meta:arm64" "$re")
-[ -n "$ver" ] || spe_die "the mirror has no linux-image-$meta matching $re"
 # linux-image-arm64 depends on linux-image-<abi>-arm64 (or an -unsigned one).
 dep_of() { spe_apt_cache show "$1=$2" | sed -n 's/^Depends: //p' | head -n1 | tr ',' '\n' | sed 's/^ *//; s/ .*//; s/|.*//'; }
-img_pkg=$(dep_of "linux-image-$meta:arm64" "$ver" | grep '^linux-image-' | head -n1)
-hdr_pkg=$(dep_of "linux-headers-$meta:arm64" "$ver" | grep '^linux-headers-' | head -n1)
-[ -n "$img_pkg" ] && [ -n "$hdr_pkg" ] || spe_die "cannot resolve image/headers packages of $ver"
+# has PKG VER: the mirror lists PKG (with its :arch) at exactly VER
+has() { spe_apt_cache madison "$1" | awk -F'|' '{gsub(/ /, "", $2); print $2}' | grep -qxF -- "$2"; }
+# The newest version whose every package is on the mirror: the arm64 and
+# amd64 builds of one upload do not always reach it together (seen: the
+# arm64 image at 6.1.192-2 while linux-kbuild-6.1:amd64 was at -3 only).
+ver='' img_pkg='' hdr_pkg=''
+for v in $(spe_apt_cache madison "linux-image-$meta:arm64" | awk -F'|' '{gsub(/ /, "", $2); print $2}' |
+	grep -E -- "$re" | sort -urV); do
+	img_pkg=$(dep_of "linux-image-$meta:arm64" "$v" | grep '^linux-image-' | head -n1)
+	hdr_pkg=$(dep_of "linux-headers-$meta:arm64" "$v" | grep '^linux-headers-' | head -n1)
+	missing=''
+	[ -n "$img_pkg" ] && has "$img_pkg:arm64" "$v" || missing="$missing ${img_pkg:-linux-image}:arm64"
+	[ -n "$hdr_pkg" ] && has "$hdr_pkg:arm64" "$v" || missing="$missing ${hdr_pkg:-linux-headers}:arm64"
+	if [ -n "$hdr_pkg" ]; then
+		for d in $(dep_of "$hdr_pkg:arm64" "$v"); do
+			case $d in
+			linux-headers-*-common*) has "$d" "$v" || missing="$missing $d:all" ;;
+			linux-kbuild-*) has "$d:amd64" "$v" || missing="$missing $d:amd64" ;;
+			esac
+		done
+	fi
+	if [ -z "$missing" ]; then
+		ver=$v
+		break
+	fi
+	spe_log "series $id: Debian linux $v lacks$missing on the mirror; trying the next older"
+done
+[ -n "$ver" ] || spe_die "the mirror has no complete linux-image-$meta matching $re (image, headers and linux-kbuild:amd64 of one version)"
 abi=${hdr_pkg#linux-headers-}
 dest=$ARM_SPE_CACHE/kernels/$abi
 if [ -f "$dest/env" ] && grep -qxF "KVERSION=$ver" "$dest/env"; then
