@@ -41,12 +41,16 @@ spe_spin:
  * counter to zero and the operation at name_target is sampled
  * (SPE supplement 3.1.2). name_after labels the next instruction.
  */
-	.macro	probe, name, setup, insn, lr=0
+	.macro	probe, name, setup, insn, lr=0, gcs=0
 	.global	\name, \name\()_target, \name\()_after
 	.balign	16
 \name:
 	.if	\lr		/* the operation uses X30: keep the return address */
 	mov	x9, x30
+	.endif
+	.if	\gcs		/* GCSCR_EL1 = x3 (the GCS probes below) */
+	msr	S3_0_C2_C5_0, x3
+	isb
 	.endif
 	\setup
 	msr	PMBLIMITR, x0
@@ -58,6 +62,9 @@ spe_spin:
 	mov	x30, x9
 	.endif
 	msr	PMBLIMITR, xzr
+	.if	\gcs
+	msr	S3_0_C2_C5_0, xzr
+	.endif
 	isb
 	ret
 	.endm
@@ -175,3 +182,29 @@ spe_branchy_loop:
 	isb
 	ret
 	.ltorg
+
+/*
+ * GCS probes (FEAT_GCS, mode GCS): void name(uint64_t limitr, uint64_t
+ * addr, uint64_t val, uint64_t gcscr). GCSCR_EL1 (S3_0_C2_C5_0) is
+ * gcscr only from before the setup to after the sampled operation, so
+ * that no call or return of the C code touches the Guarded Control
+ * Stack. The GCS instructions are words: binutils 2.40 has no GCS.
+ */
+	probe	op_gcsstr, "nop", ".inst 0xd91f0c22", 1, 1	/* GCSSTR x2, [x1] */
+	probe	op_gcspushm, "nop", ".inst 0xd50b7702", 1, 1	/* GCSPUSHM x2 */
+	/* GCSPUSHM x2, then GCSPOPM x3 */
+	probe	op_gcspopm, ".inst 0xd50b7702", ".inst 0xd52b7723", 1, 1
+	probe	op_gcs_bl, "nop", "bl gcs_leaf", 1, 1
+	/* the return address pushed by hand (GCSPUSHM x30), then RET */
+	probe	op_gcs_ret, "adr x30, op_gcs_ret_after; .inst 0xd50b771e", "ret", 1, 1
+gcs_leaf:
+	ret
+
+/*
+ * FEAT_LSE128 (mode LSE128), as words: binutils 2.40 has no LSE128.
+ * x1 the 16-byte aligned address, x2/x3 the register pair.
+ */
+	probe	op_ldclrp, "mov x3, xzr", ".inst 0x19231022"	/* LDCLRP x2, x3, [x1] */
+	probe	op_ldsetp, "mov x3, xzr", ".inst 0x19233022"	/* LDSETP x2, x3, [x1] */
+	probe	op_swpp, "mov x3, xzr", ".inst 0x19238022"	/* SWPP x2, x3, [x1] */
+	probe	op_swppal, "mov x3, xzr", ".inst 0x19e38022"	/* SWPPAL x2, x3, [x1] */

@@ -225,6 +225,11 @@ run EL0 2 max,spe-strict=off,spe-model=flat
 # LDTR/STTR/SETPT at EL1 with PAN: the PA of the EL0-permission access
 run UNPRIV 4 max,spe-strict=off,spe-model=flat
 run PBT 4 max,spe-pbt=on,spe-maxsize=128,spe-strict=off,spe-model=flat
+# FEAT_GCS: Load/store, GCS and the Branch GCS bit (v1p4), and before v1p4
+BUILD_DEFS=-DGCS_PMSVER=5 run GCS 10 max,spe-strict=off,spe-model=flat
+BUILD_DEFS=-DGCS_PMSVER=4 run GCS 10 max,spe-version=4,spe-strict=off,spe-model=flat
+# FEAT_LSE128: the 128-bit atomics as Load/store, extended
+run LSE128 4 max,spe-strict=off,spe-model=flat
 for v in 1 2 3 4 5; do
 	run EVFR 1 "max,spe-version=$v,spe-strict=off"
 done

@@ -22,7 +22,9 @@
  * -DMODE_FLAGS (spe-crr=on, spe-fpf=on: Branch CR, Other ASE/FP),
  * -DMODE_ERND (PMSICR_EL1.ECOUNT with and without PMSIDR_EL1.ERnd),
  * -DMODE_PBT (spe-pbt=on: the previous branch target), -DMODE_FGT (the
- * FEAT_FGT trap bits of the SPE registers, EL1 code under EL2).
+ * FEAT_FGT trap bits of the SPE registers, EL1 code under EL2), -DMODE_GCS
+ * (FEAT_GCS: GCS loads/stores and the Branch GCS bit, GCS_PMSVER),
+ * -DMODE_LSE128 (FEAT_LSE128's 128-bit atomics).
  *
  * The modes other than STRICT, EL2 and EL3 run with spe-strict=off: their
  * probes disable the buffer while profiling is enabled, which strict mode
@@ -106,6 +108,44 @@ static uint64_t l1[512] __attribute__((aligned(4096)));
 static uint64_t l2[512] __attribute__((aligned(4096)));
 static uint64_t l3[512] __attribute__((aligned(4096)));
 
+#if defined(MODE_GCS)
+/*
+ * FEAT_GCS needs a Guarded Control Stack page, which only stage 1
+ * permission indirection (FEAT_S1PIE) can describe: with TCR2_EL1.PIE
+ * the permissions of a descriptor are PIR_EL1[4 * PIIndex + 3:4 * PIIndex],
+ * PIIndex = {UXN, PXN, DBM, AP[1]}. Every descriptor here has index 0,
+ * made read/write/execute (0b1110) at EL1; GCS_PAGE alone has AP[1] set:
+ * index 1, the GCS permission (0b1001: read, GCS read/write). Nothing at
+ * EL0 (PIRE0_EL1 = 0). Without FEAT_GCS and FEAT_S1PIE, nothing changes.
+ */
+#define ID_AA64PFR1   S3_0_C0_C4_1
+#define ID_AA64MMFR3  S3_0_C0_C7_3
+#define TCR2_EL1      S3_0_C2_C0_3
+#define PIR_EL1       S3_0_C10_C2_3
+#define PIRE0_EL1     S3_0_C10_C2_2
+#define GCSCR_EL1     S3_0_C2_C5_0
+#define GCSPR_EL1     S3_0_C2_C5_1
+#define GCS_PAGE      0x41180000UL
+
+static int have_gcs(void)
+{
+    return ((RD(ID_AA64PFR1) >> 44) & 0xf) != 0 &&     /* GCS */
+           ((RD(ID_AA64MMFR3) >> 8) & 0xf) != 0 &&     /* S1PIE */
+           (RD(ID_AA64MMFR3) & 0xf) != 0;              /* TCRX */
+}
+
+static void gcs_tables(void)
+{
+    if (!have_gcs()) {
+        return;
+    }
+    l3[(GCS_PAGE - 0x41000000UL) >> 12] |= 1 << 6;
+    WR(PIR_EL1, 0xeULL | (0x9ULL << 4));
+    WR(PIRE0_EL1, 0);
+    WR(TCR2_EL1, 1 << 1);                   /* PIE */
+}
+#endif
+
 static void mmu_on(void)
 {
     const uint64_t af = 1 << 10, sh = 3 << 8, normal = 1 << 2, valid = 1;
@@ -130,6 +170,9 @@ static void mmu_on(void)
 #if defined(MODE_EL0)
     /* el0.S's EL0 code: AP[2:1] = 0b11, read-only at EL0 and EL1 */
     l2[(EL0_BLOCK - 0x40000000UL) >> 21] |= 3 << 6;
+#endif
+#if defined(MODE_GCS)
+    gcs_tables();
 #endif
 
     WR(mair_el1, 0xff00);                    /* attr0 device, attr1 WB */
@@ -2329,6 +2372,169 @@ static void t_el0(void)
 }
 #endif
 
+#if defined(MODE_GCS)
+/*
+ * FEAT_GCS (QEMU 10.1 and later have it on -cpu max): D18.2.7 Load/store,
+ * GCS (SUBCLASS 0b01000 COMM 0 LDST, FEAT_SPEv1p4) and the Branch GCS
+ * bit, with GCS enabled at EL1 (GCSCR_EL1.PCRSEL) and without. Built
+ * with GCS_PMSVER, the PMSVer run.sh asks for: before FEAT_SPEv1p4 (5)
+ * the GCS subclass is not defined, so a GCS access is a general-purpose
+ * load/store and the Branch GCS bit reads as zero.
+ *
+ * What the architecture says each does: GCSSTR stores Xt at Xn whether or
+ * not GCS is enabled (it checks GCSCR_EL1.STREn only); GCSPUSHM stores at
+ * GCSPR_EL1 - 8, GCSPOPM loads at GCSPR_EL1, and each is a NOP with GCS
+ * disabled; BL pushes its return address and RET pops one when enabled.
+ * Every GCS access is made with the GCS permission of the regime: the
+ * GCS page is not writable by a plain store, so a PA packet for GCSSTR
+ * means the PA came from the access's own (GCS) translation.
+ */
+typedef void gcs_probe_fn(uint64_t limitr, uint64_t addr, uint64_t val,
+                          uint64_t gcscr);
+#define GCS_PROBE(n) extern gcs_probe_fn n; extern char n##_target[];
+GCS_PROBE(op_gcsstr) GCS_PROBE(op_gcspushm) GCS_PROBE(op_gcspopm)
+GCS_PROBE(op_gcs_bl) GCS_PROBE(op_gcs_ret)
+
+#define GCSCR_PCRSEL  (1ULL << 0)
+#define GCSCR_PUSHMEN (1ULL << 8)
+#define GCSCR_STREN   (1ULL << 9)
+#define GCS_OFF       (GCSCR_PUSHMEN | GCSCR_STREN)
+#define GCS_ON        (GCS_OFF | GCSCR_PCRSEL)
+#define GCS_TOP       (GCS_PAGE + 0x1000)
+#define GCS_V1P4      (GCS_PMSVER >= 5)
+
+/* The SUBCLASS of a GCS load (0) or store (1), COMM = 1 */
+#define GCS_SUB(st)   (GCS_V1P4 ? 0x44 | (st) : (st))
+/* The Branch GCS bit when the branch accessed the GCS */
+#define BR_GCS        (GCS_V1P4 ? 0x04 : 0)
+
+static const char *const gcs_names[] = {
+    "gcs_pmsver", "gcs_gcsstr", "gcs_gcsstr_disabled", "gcs_gcspushm",
+    "gcs_gcspushm_disabled", "gcs_gcspopm", "gcs_bl", "gcs_bl_disabled",
+    "gcs_ret", "gcs_ret_disabled",
+};
+
+/*
+ * Test @n: probe @fn with GCSCR_EL1 = @gcscr samples one operation of
+ * class header @hdr and SUBCLASS @sub; with @va, a data VA of @va and,
+ * with @pa, its PA (the identity map). PMSCR_EL1.PA is set.
+ */
+static void gcs_probe(const char *n, gcs_probe_fn *fn, char *target,
+                      uint64_t gcscr, uint8_t hdr, uint8_t sub, uint64_t va,
+                      int pa)
+{
+    uint64_t end;
+    Pkt k;
+
+    WR(GCSPR_EL1, GCS_TOP);
+    fn(probe_setup(2 | (1 << 4)), GCS_PAGE + 0x100, DATA, gcscr);
+    end = RD(PMBPTR_EL1);
+    k = find_pkt(BUF_BASE, end, 0xb0, 0xff);
+    CHECK_EQ(n, "PC", k.payload & ((1ULL << 56) - 1), (uint64_t)target);
+    k = find_pkt(BUF_BASE, end, 0x48, 0xfc);
+    CHECK_EQ(n, "OpType header", k.hdr, hdr);
+    CHECK_EQ(n, "OpType payload", k.payload, sub);
+    k = find_pkt(BUF_BASE, end, 0xb2, 0xff);
+    CHECK_EQ(n, "data VA present", k.found, va != 0);
+    if (va) {
+        CHECK_EQ(n, "data VA", k.payload & ((1ULL << 56) - 1), va);
+        k = find_pkt(BUF_BASE, end, 0xb3, 0xff);
+        CHECK_EQ(n, "PA present", k.found, pa);
+        if (pa) {
+            CHECK_EQ(n, "PA", k.payload, va | (1ULL << 63));
+        }
+    }
+    result(n, 1, "", 0, 0);
+    spe_reset_regs();
+}
+
+static void t_gcs(void)
+{
+    const char *const *n = gcs_names;
+    unsigned i;
+
+    if (!have_gcs()) {
+        for (i = 0; i < sizeof(gcs_names) / sizeof(gcs_names[0]); i++) {
+            skip(gcs_names[i], "no FEAT_GCS with FEAT_S1PIE on this -cpu max "
+                 "(QEMU 10.0 has neither)");
+        }
+        return;
+    }
+    result(n[0], ((RD(ID_AA64DFR0) >> 32) & 0xf) == GCS_PMSVER, "PMSVer",
+           (RD(ID_AA64DFR0) >> 32) & 0xf, GCS_PMSVER);
+    gcs_probe(n[1], op_gcsstr, op_gcsstr_target, GCS_ON, 0x49, GCS_SUB(1),
+              GCS_PAGE + 0x100, 1);
+    gcs_probe(n[2], op_gcsstr, op_gcsstr_target, GCS_OFF, 0x49, GCS_SUB(1),
+              GCS_PAGE + 0x100, 1);
+    gcs_probe(n[3], op_gcspushm, op_gcspushm_target, GCS_ON, 0x49,
+              GCS_SUB(1), GCS_TOP - 8, 1);
+    CHECK_EQ(n[3], "GCSPR_EL1 after the push", RD(GCSPR_EL1), GCS_TOP - 8);
+    /* a NOP: Other, no subclass bits */
+    gcs_probe(n[4], op_gcspushm, op_gcspushm_target, GCS_OFF, 0x48, 0, 0, 0);
+    /* the setup pushed one entry, which GCSPOPM loads */
+    gcs_probe(n[5], op_gcspopm, op_gcspopm_target, GCS_ON, 0x49, GCS_SUB(0),
+              GCS_TOP - 8, 1);
+    /* B and RET with no condition: IND 0 and 1; CR 0b00 without CRR */
+    gcs_probe(n[6], op_gcs_bl, op_gcs_bl_target, GCS_ON, 0x4a, BR_GCS, 0, 0);
+    gcs_probe(n[7], op_gcs_bl, op_gcs_bl_target, GCS_OFF, 0x4a, 0, 0, 0);
+    gcs_probe(n[8], op_gcs_ret, op_gcs_ret_target, GCS_ON, 0x4a,
+              0x02 | BR_GCS, 0, 0);
+    gcs_probe(n[9], op_gcs_ret, op_gcs_ret_target, GCS_OFF, 0x4a, 0x02, 0, 0);
+}
+#endif
+
+#if defined(MODE_LSE128)
+/*
+ * FEAT_LSE128 (QEMU 10.1 and later have it on -cpu max): LDCLRP, LDSETP
+ * and SWPP are D18.2.7 Load/store, extended atomics that return a value:
+ * 0b000 AR EXCL AT 1 LDST with AT = 1, LDST = 0, EXCL = 0, AR = 1 for
+ * the acquire/release forms only; the data VA is Xn.
+ */
+PROBE(op_ldclrp) PROBE(op_ldsetp) PROBE(op_swpp) PROBE(op_swppal)
+
+static const char *const lse128_names[] = {
+    "lse128_ldclrp", "lse128_ldsetp", "lse128_swpp", "lse128_swppal",
+};
+
+static void lse128_probe(const char *n, probe_fn *fn, char *target,
+                         uint8_t sub)
+{
+    uint64_t end = probe_run(fn, DATA, 5);
+    Pkt k;
+
+    k = find_pkt(BUF_BASE, end, 0xb0, 0xff);
+    CHECK_EQ(n, "PC", k.payload & ((1ULL << 56) - 1), (uint64_t)target);
+    k = find_pkt(BUF_BASE, end, 0x48, 0xfc);
+    CHECK_EQ(n, "OpType header", k.hdr, 0x49);
+    CHECK_EQ(n, "OpType payload", k.payload, sub);
+    k = find_pkt(BUF_BASE, end, 0xb2, 0xff);
+    CHECK_EQ(n, "data VA present", k.found, 1);
+    CHECK_EQ(n, "data VA", k.payload & ((1ULL << 56) - 1), DATA);
+    result(n, 1, "", 0, 0);
+    spe_reset_regs();
+}
+
+static void t_lse128(void)
+{
+    const char *const *n = lse128_names;
+    unsigned i;
+
+    /* ID_AA64ISAR0_EL1.Atomic 0b0011: FEAT_LSE128 */
+    if (((RD(S3_0_C0_C6_0) >> 20) & 0xf) < 3) {
+        for (i = 0; i < sizeof(lse128_names) / sizeof(lse128_names[0]);
+             i++) {
+            skip(lse128_names[i], "no FEAT_LSE128 on this -cpu max "
+                 "(QEMU 10.0 has none)");
+        }
+        return;
+    }
+    lse128_probe(n[0], op_ldclrp, op_ldclrp_target, 0x06);
+    lse128_probe(n[1], op_ldsetp, op_ldsetp_target, 0x06);
+    lse128_probe(n[2], op_swpp, op_swpp_target, 0x06);
+    lse128_probe(n[3], op_swppal, op_swppal_target, 0x16);
+}
+#endif
+
 #if defined(PRESET_PARTNUM)
 #define MODE_PRESET
 /*
@@ -2405,6 +2611,10 @@ int main(void)
     t_el0();
 #elif defined(MODE_UNPRIV)
     t_unpriv();
+#elif defined(MODE_GCS)
+    t_gcs();
+#elif defined(MODE_LSE128)
+    t_lse128();
 #else
     puts_(gic_init(SPE_INTID) == 3 ? "# GICv3\n" : "# GICv2\n");
     t_id();
