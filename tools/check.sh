@@ -52,6 +52,7 @@ stages_host() {
 		run_suite decoder make -s -C tools/decoder check
 	fi
 	run_suite classify tools/qemu/classify/run.sh
+	run_suite classify-qemu10.2 --as classify tools/qemu/classify/run.sh --base 10.2
 }
 
 stages_build() {

@@ -2,12 +2,15 @@
 # Differential test of the FEAT_SPE emulator's A64 instruction classifier
 # against LLVM (host only: no QEMU build, no guest).
 #
-# usage: tools/qemu/classify/run.sh [classify.py options, e.g. --per-group N]
+# usage: tools/qemu/classify/run.sh [--base 10.0|10.2] [classify.py options,
+#        e.g. --per-group N]
 #
 # 1. Takes target/arm/tcg/spe-classify.[ch] out of the QEMU patch series
-#    (tools/qemu/patches/*.patch applied in order to an empty tree with
-#    git apply --include: the very file the emulator compiles, no copy)
-#    and builds it with main.c into a host driver.
+#    (tools/qemu/patches/*.patch, or tools/qemu/patches-10.2 with --base
+#    10.2, applied in order to an empty tree with git apply --include: the
+#    very file the emulator compiles, no copy) and builds it with main.c
+#    into a host driver. On 10.2 classify.py also draws from the groups of
+#    what only 10.2's -cpu max has (--base 10.2).
 # 2. The oracle: Debian's llvm-16 (llvm-mc decodes the words) and the
 #    MCInstrDesc flags of its AArch64 instruction table, generated with
 #    llvm-16's own llvm-tblgen from the .td files of the llvm-toolchain-16
@@ -32,21 +35,33 @@ if [ ! -x "$llvm/llvm-mc" ] || [ ! -x "$llvm/llvm-tblgen" ]; then
 	spe_die "llvm-16 has no llvm-mc/llvm-tblgen"
 fi
 
+base=10.0
+pdir=$repo/tools/qemu/patches
+if [ "${1:-}" = --base ]; then
+	base=${2:-}
+	shift 2 || spe_die "--base takes 10.0 or 10.2"
+fi
+case $base in
+10.0) ;;
+10.2) pdir=$repo/tools/qemu/patches-10.2 ;;
+*) spe_die "--base takes 10.0 or 10.2, not '$base'" ;;
+esac
+
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 # 1. the classifier, out of the series
 mkdir -p "$work/src"
 n=0
-for p in "$repo"/tools/qemu/patches/[0-9][0-9][0-9][0-9]-*.patch; do
+for p in "$pdir"/[0-9][0-9][0-9][0-9]-*.patch; do
 	grep -q '^diff --git a/target/arm/tcg/spe-classify\.' "$p" || continue
 	git -C "$work/src" apply --include='target/arm/tcg/spe-classify.*' "$p" ||
 		spe_die "$(basename "$p"): spe-classify.* does not apply"
 	n=$((n + 1))
 done
 c="$work/src/target/arm/tcg/spe-classify.c"
-[ -f "$c" ] || spe_die "no patch in tools/qemu/patches creates target/arm/tcg/spe-classify.c"
-spe_log "classifier from $n patch(es) of the series"
+[ -f "$c" ] || spe_die "no patch in ${pdir#"$repo"/} creates target/arm/tcg/spe-classify.c"
+spe_log "classifier from $n patch(es) of ${pdir#"$repo"/}"
 gcc -std=gnu11 -O2 -Wall -Wextra -Werror -I "$(dirname "$c")" \
 	-o "$work/classify" "$here/main.c" "$c" || spe_die "the classifier does not build on the host"
 
@@ -77,5 +92,5 @@ fi
 # 3. compare
 set +e
 python3 "$here/classify.py" --driver "$work/classify" --llvm-mc "$llvm/llvm-mc" \
-	--instrinfo "$inc" --doc "$repo/Documentation/emulation.rst" "$@"
+	--instrinfo "$inc" --doc "$repo/Documentation/emulation.rst" --base "$base" "$@"
 exit $?
