@@ -208,3 +208,9 @@ gcs_leaf:
 	probe	op_ldsetp, "mov x3, xzr", ".inst 0x19233022"	/* LDSETP x2, x3, [x1] */
 	probe	op_swpp, "mov x3, xzr", ".inst 0x19238022"	/* SWPP x2, x3, [x1] */
 	probe	op_swppal, "mov x3, xzr", ".inst 0x19e38022"	/* SWPPAL x2, x3, [x1] */
+
+/* FEAT_NV2 (mode NV2): system register moves at EL1 under HCR_EL2.NV2 */
+	probe	op_mrs_hcr_el2, "nop", "mrs x3, hcr_el2"
+	probe	op_msr_tpidr_el2, "nop", "msr tpidr_el2, x2"
+	probe	op_mrs_sctlr_el1, "nop", "mrs x3, sctlr_el1"
+	probe	op_mrs_midr_el1, "nop", "mrs x3, midr_el1"

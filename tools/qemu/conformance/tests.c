@@ -24,7 +24,8 @@
  * -DMODE_PBT (spe-pbt=on: the previous branch target), -DMODE_FGT (the
  * FEAT_FGT trap bits of the SPE registers, EL1 code under EL2), -DMODE_GCS
  * (FEAT_GCS: GCS loads/stores and the Branch GCS bit, GCS_PMSVER),
- * -DMODE_LSE128 (FEAT_LSE128's 128-bit atomics).
+ * -DMODE_LSE128 (FEAT_LSE128's 128-bit atomics), -DMODE_NV2 (an MRS/MSR
+ * that FEAT_NV2 makes a load/store, EL1 code under EL2).
  *
  * The modes other than STRICT, EL2 and EL3 run with spe-strict=off: their
  * probes disable the buffer while profiling is enabled, which strict mode
@@ -371,6 +372,40 @@ static __attribute__((unused)) Pkt find_pkt(uint64_t base, uint64_t end, uint8_t
         }
     }
     return k;
+}
+
+/*
+ * Test @n: the record in [BUF_BASE, @end) has an Operation Type of class
+ * header @hdr and SUBCLASS @sub and, with @va, that data VA and, with
+ * @pa, a PA packet for it (the identity map); no data VA without @va.
+ * Returns 0 after a FAIL result.
+ */
+#define OK_OR_FAIL(what, got, want) do {                                 \
+        uint64_t g_ = (got), w_ = (want);                                \
+        if (g_ != w_) {                                                  \
+            result(n, 0, what, g_, w_);                                  \
+            return 0;                                                    \
+        }                                                                \
+    } while (0)
+static __attribute__((unused)) int optype_va_ok(const char *n, uint64_t end,
+                                                uint8_t hdr, uint8_t sub,
+                                                uint64_t va, int pa)
+{
+    Pkt k = find_pkt(BUF_BASE, end, 0x48, 0xfc);
+
+    OK_OR_FAIL("OpType header", k.hdr, hdr);
+    OK_OR_FAIL("OpType payload", k.payload, sub);
+    k = find_pkt(BUF_BASE, end, 0xb2, 0xff);
+    OK_OR_FAIL("data VA present", k.found, va != 0);
+    if (va) {
+        OK_OR_FAIL("data VA", k.payload & ((1ULL << 56) - 1), va);
+        k = find_pkt(BUF_BASE, end, 0xb3, 0xff);
+        OK_OR_FAIL("PA present", k.found, pa);
+        if (pa) {
+            OK_OR_FAIL("PA", k.payload, va | (1ULL << 63));
+        }
+    }
+    return 1;
 }
 
 /* ---------------------------------------------------------------- */
@@ -1369,7 +1404,7 @@ static void t_coll(void)
 }
 
 #elif defined(MODE_EL2) || defined(MODE_EL3) || defined(MODE_FGT) || \
-      defined(MODE_ECV) || defined(MODE_SEL2)
+      defined(MODE_ECV) || defined(MODE_SEL2) || defined(MODE_NV2)
 
 static uint64_t current_el(void)
 {
@@ -1413,14 +1448,19 @@ static __attribute__((unused)) void expect_p(const char *n, uint64_t el, uint64_
  * start.S's vector table at EL2 too and EL2's SP 16 KiB lower: a trap to
  * EL2 (MODE_FGT) then runs below anything EL1 uses.
  */
-static void el2_to_el1(void)
+static void el2_to_el1_hcr(uint64_t hcr)
 {
-    WR(hcr_el2, 1ULL << 31);             /* RW: EL1 is AArch64 */
+    WR(hcr_el2, hcr);
     WR(vbar_el2, RD(vbar_el1));
     WR(spsr_el2, 0x3c5);                 /* EL1h, DAIF masked */
     __asm__ volatile("mov x1, sp; msr sp_el1, x1; sub x1, x1, #16384\n"
                      "adr x0, 1f; msr elr_el2, x0; mov sp, x1; eret; 1:"
                      ::: "x0", "x1", "memory");
+}
+
+static __attribute__((unused)) void el2_to_el1(void)
+{
+    el2_to_el1_hcr(1ULL << 31);          /* RW: EL1 is AArch64 */
 }
 
 #if defined(MODE_EL2)
@@ -1450,6 +1490,57 @@ static void t_pmbidr_p_el1(void)
     WR(mdcr_el2, 1 << 14);
     el2_to_el1();
     expect_p("pmbidr_p_el1_owner_el2", 1, 1);
+}
+
+#elif defined(MODE_NV2)
+
+/*
+ * FEAT_NV2 (D18.2.7 Load/store, general, 0b0011000x): with
+ * HCR_EL2.{NV, NV2} = {1, 1} (NV1 = 0) an MRS or MSR at EL1 of a register
+ * that VNCR_EL2 holds is a 64-bit load or store at VNCR_EL2 + the
+ * register's offset (HCR_EL2 0x78, TPIDR_EL2 0x90), made in the EL2
+ * regime (its MMU off here: VA = PA). VNCR_EL2 points at HOLE_PAGE, which
+ * EL1's tables leave unmapped, so a PA packet means the EL2 regime was
+ * used. SCTLR_EL1 is redirected only when NV1 is 1, and MIDR_EL1 never:
+ * both stay class Other.
+ */
+#define VNCR_EL2      S3_4_C2_C2_0
+#define HCR_NV2_BITS  ((1ULL << 31) | (1ULL << 42) | (1ULL << 45))  /* RW NV NV2 */
+
+PROBE(op_mrs_hcr_el2) PROBE(op_msr_tpidr_el2) PROBE(op_mrs_sctlr_el1)
+PROBE(op_mrs_midr_el1)
+
+/* Test @n: @fn samples one operation: class header @hdr, SUBCLASS @sub */
+static void nv2_probe(const char *n, probe_fn *fn, uint8_t hdr, uint8_t sub,
+                      uint64_t va)
+{
+    uint64_t end;
+
+    fn(probe_setup(2 | (1 << 4)), 0, 0x5a5a);       /* E1SPE, PA */
+    end = RD(PMBPTR_EL1);
+    if (optype_va_ok(n, end, hdr, sub, va, 1)) {
+        result(n, 1, "", 0, 0);
+    }
+    spe_reset_regs();
+}
+
+static void t_nv2(void)
+{
+    if (!at_el("nv2_mrs_hcr_el2", 2)) {
+        return;
+    }
+    WR(mdcr_el2, 3 << 12);      /* E2PB 0b11: EL1 owns the buffer */
+    WR(PMSCR_EL2, 1 << 4);      /* PA: EL2 permits physical addresses */
+    WR(VNCR_EL2, HOLE_PAGE);
+    /* FEAT_FGT: nPMSNEVFR_EL1 = 1, or spe_reset_regs() traps to EL2 */
+    WR(HDFGRTR_EL2, 1ULL << 62);
+    WR(HDFGWTR_EL2, 1ULL << 62);
+    el2_to_el1_hcr(HCR_NV2_BITS);
+    nv2_probe("nv2_mrs_hcr_el2", op_mrs_hcr_el2, 0x49, 0x30, HOLE_PAGE + 0x78);
+    nv2_probe("nv2_msr_tpidr_el2", op_msr_tpidr_el2, 0x49, 0x31,
+              HOLE_PAGE + 0x90);
+    nv2_probe("nv2_mrs_sctlr_el1_needs_nv1", op_mrs_sctlr_el1, 0x48, 0, 0);
+    nv2_probe("nv2_mrs_midr_el1_not_redirected", op_mrs_midr_el1, 0x48, 0, 0);
 }
 
 #elif defined(MODE_FGT)
@@ -2431,20 +2522,9 @@ static void gcs_probe(const char *n, gcs_probe_fn *fn, char *target,
     end = RD(PMBPTR_EL1);
     k = find_pkt(BUF_BASE, end, 0xb0, 0xff);
     CHECK_EQ(n, "PC", k.payload & ((1ULL << 56) - 1), (uint64_t)target);
-    k = find_pkt(BUF_BASE, end, 0x48, 0xfc);
-    CHECK_EQ(n, "OpType header", k.hdr, hdr);
-    CHECK_EQ(n, "OpType payload", k.payload, sub);
-    k = find_pkt(BUF_BASE, end, 0xb2, 0xff);
-    CHECK_EQ(n, "data VA present", k.found, va != 0);
-    if (va) {
-        CHECK_EQ(n, "data VA", k.payload & ((1ULL << 56) - 1), va);
-        k = find_pkt(BUF_BASE, end, 0xb3, 0xff);
-        CHECK_EQ(n, "PA present", k.found, pa);
-        if (pa) {
-            CHECK_EQ(n, "PA", k.payload, va | (1ULL << 63));
-        }
+    if (optype_va_ok(n, end, hdr, sub, va, pa)) {
+        result(n, 1, "", 0, 0);
     }
-    result(n, 1, "", 0, 0);
     spe_reset_regs();
 }
 
@@ -2504,13 +2584,9 @@ static void lse128_probe(const char *n, probe_fn *fn, char *target,
 
     k = find_pkt(BUF_BASE, end, 0xb0, 0xff);
     CHECK_EQ(n, "PC", k.payload & ((1ULL << 56) - 1), (uint64_t)target);
-    k = find_pkt(BUF_BASE, end, 0x48, 0xfc);
-    CHECK_EQ(n, "OpType header", k.hdr, 0x49);
-    CHECK_EQ(n, "OpType payload", k.payload, sub);
-    k = find_pkt(BUF_BASE, end, 0xb2, 0xff);
-    CHECK_EQ(n, "data VA present", k.found, 1);
-    CHECK_EQ(n, "data VA", k.payload & ((1ULL << 56) - 1), DATA);
-    result(n, 1, "", 0, 0);
+    if (optype_va_ok(n, end, 0x49, sub, DATA, 0)) {
+        result(n, 1, "", 0, 0);
+    }
     spe_reset_regs();
 }
 
@@ -2595,6 +2671,8 @@ int main(void)
     t_pmbidr_nspb();
 #elif defined(MODE_FGT)
     t_fgt();
+#elif defined(MODE_NV2)
+    t_nv2();
 #elif defined(MODE_ECV)
     t_ecv();
 #elif defined(MODE_SEL2)
