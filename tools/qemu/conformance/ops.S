@@ -214,3 +214,23 @@ gcs_leaf:
 	probe	op_msr_tpidr_el2, "nop", "msr tpidr_el2, x2"
 	probe	op_mrs_sctlr_el1, "nop", "mrs x3, sctlr_el1"
 	probe	op_mrs_midr_el1, "nop", "mrs x3, midr_el1"
+
+/*
+ * SME2/SVE2p1 multi-vector loads and stores (mode MULTI), as words
+ * (LLVM 16's llvm-mc assembled them): a predicate-as-counter from PTRUE
+ * (0x25207810 PN8.B, 0x25e07810 PN8.D), WHILELO PN8.B, X6, X7, VLx2
+ * (0x25274cd0), WHILELO PN9.D, X6, X7, VLx4 (0x25e76cd1) or PFALSE P8.B
+ * (0x2518e408), WHILELO PN8.B, X6, X7, VLx4 (0x25276cd0), then LD1B
+ * {Z0.B, Z1.B}, PN8/Z, [X1] (0xa0400020),
+ * ST1W {Z0.S, Z1.S}, PN8, [X1, #2, MUL VL] (0xa0614020) or
+ * LD1D {Z0.D-Z3.D}, PN9/Z, [X1, X2, LSL #3] (0xa002e420; 0xa002e020 with
+ * PN8).
+ */
+	probe	op_m_ld1b_true, ".inst 0x25207810", ".inst 0xa0400020"
+	probe	op_m_ld1b_partial, "mov x6, #0; mov x7, #3; .inst 0x25274cd0", ".inst 0xa0400020"
+	probe	op_m_ld1b_empty, ".inst 0x2518e408", ".inst 0xa0400020"
+	probe	op_m_ld1b_counter_d, ".inst 0x25e07810", ".inst 0xa0400020"
+	probe	op_m_st1w_imm, ".inst 0x25207810", ".inst 0xa0614020"
+	probe	op_m_ld1d_partial, "mov x6, #0; mov x7, #5; mov x2, #1; .inst 0x25e76cd1", ".inst 0xa002e420"
+	/* WHILELO PN8.B, X6, X7, VLx4, then LD1D {Z0.D-Z3.D}, PN8/Z, [X1, X2, LSL #3] */
+	probe	op_m_ld1d_byte_counter, "mov x6, #0; mov x7, #121; mov x2, #1; .inst 0x25276cd0", ".inst 0xa002e020"

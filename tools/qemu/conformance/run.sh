@@ -230,6 +230,8 @@ BUILD_DEFS=-DGCS_PMSVER=5 run GCS 10 max,spe-strict=off,spe-model=flat
 BUILD_DEFS=-DGCS_PMSVER=4 run GCS 10 max,spe-version=4,spe-strict=off,spe-model=flat
 # FEAT_LSE128: the 128-bit atomics as Load/store, extended
 run LSE128 4 max,spe-strict=off,spe-model=flat
+# SME2/SVE2p1 multi-vector loads/stores: E[17]/E[18] from a predicate-as-counter
+run MULTI 7 max,spe-strict=off,spe-model=flat
 for v in 1 2 3 4 5; do
 	run EVFR 1 "max,spe-version=$v,spe-strict=off"
 done

@@ -24,7 +24,8 @@
  * -DMODE_PBT (spe-pbt=on: the previous branch target), -DMODE_FGT (the
  * FEAT_FGT trap bits of the SPE registers, EL1 code under EL2), -DMODE_GCS
  * (FEAT_GCS: GCS loads/stores and the Branch GCS bit, GCS_PMSVER),
- * -DMODE_LSE128 (FEAT_LSE128's 128-bit atomics), -DMODE_NV2 (an MRS/MSR
+ * -DMODE_LSE128 (FEAT_LSE128's 128-bit atomics), -DMODE_MULTI (SME2's
+ * and SVE2p1's multi-vector loads/stores), -DMODE_NV2 (an MRS/MSR
  * that FEAT_NV2 makes a load/store, EL1 code under EL2).
  *
  * The modes other than STRICT, EL2 and EL3 run with spe-strict=off: their
@@ -2611,6 +2612,81 @@ static void t_lse128(void)
 }
 #endif
 
+#if defined(MODE_MULTI)
+/*
+ * SME2's and SVE2p1's multi-vector contiguous loads and stores (QEMU
+ * 10.1 and later have SVE2p1 on -cpu max), outside streaming mode, with a
+ * 256-bit vector length: D18.2.7 Load/store, SVE, 0b0 EVL 1 PRED SG LDST
+ * with EVL 0b011, PRED 1 (governed by a predicate-as-counter), SG 0. The
+ * address: [Xn] is Xn, ST1W [Xn, #2, MUL VL] Xn + 2 * 32, LD1D
+ * [Xn, Xm, LSL #3] with Xm = 1 Xn + 8. E[17] (some element FALSE) and
+ * E[18] (all FALSE), D18.2.6, from the counter as the Arm ARM's
+ * CounterToPredicate() expands it: PTRUE PN8.B makes all 64 bytes of two
+ * vectors TRUE; WHILELO 0 to 3 (VLx2) only the first 3; PFALSE none;
+ * PTRUE PN8.D only the first byte of each doubleword, so an LD1B has
+ * FALSE elements; WHILELO PN9.D 0 to 5 (VLx4) 5 of 16 doublewords;
+ * WHILELO PN8.B 0 to 121 (VLx4) under an LD1D of four vectors: 121 of
+ * 128 bytes, but the first byte of each of the 16 doublewords (0, 8,
+ * ... 120) is TRUE.
+ */
+PROBE(op_m_ld1b_true) PROBE(op_m_ld1b_partial) PROBE(op_m_ld1b_empty)
+PROBE(op_m_ld1b_counter_d) PROBE(op_m_st1w_imm) PROBE(op_m_ld1d_partial)
+PROBE(op_m_ld1d_byte_counter)
+
+#define ID_AA64ZFR0   S3_0_C0_C4_4
+#define EV_PARTIAL    (1ULL << 17)
+#define EV_EMPTY      (1ULL << 18)
+
+static const char *const multi_names[] = {
+    "multi_ld1b_all_true", "multi_ld1b_partial", "multi_ld1b_empty",
+    "multi_ld1b_doubleword_counter", "multi_st1w_imm", "multi_ld1d_partial",
+    "multi_ld1d_byte_counter",
+};
+
+/* Test @n: @fn's record: SUBCLASS @sub, data VA @va, E[18:17] @ev */
+static void multi_probe(const char *n, probe_fn *fn, uint8_t sub,
+                        uint64_t va, uint64_t ev)
+{
+    uint64_t end = probe_run(fn, DATA, 0);
+    Pkt k;
+
+    if (!optype_va_ok(n, end, 0x49, sub, va, 0)) {
+        spe_reset_regs();
+        return;
+    }
+    k = find_pkt(BUF_BASE, end, 0x42, 0xcf);        /* any payload size */
+    CHECK_EQ(n, "E[18:17]", k.payload & (EV_PARTIAL | EV_EMPTY), ev);
+    result(n, 1, "", 0, 0);
+    spe_reset_regs();
+}
+
+static void t_multi(void)
+{
+    const char *const *n = multi_names;
+    unsigned i;
+
+    /* ID_AA64ZFR0_EL1.SVEver 0b0010: FEAT_SVE2p1 */
+    if ((RD(ID_AA64ZFR0) & 0xf) < 2) {
+        for (i = 0; i < sizeof(multi_names) / sizeof(multi_names[0]); i++) {
+            skip(multi_names[i], "no FEAT_SVE2p1 on this -cpu max "
+                 "(QEMU 10.0 has none)");
+        }
+        return;
+    }
+    WR(CPACR_EL1, RD(CPACR_EL1) | (3 << 16) | (3 << 20));  /* ZEN, FPEN */
+    ISB();
+    WR(ZCR_EL1, 1);                                         /* 256 bits */
+    ISB();
+    multi_probe(n[0], op_m_ld1b_true, 0x3c, DATA, 0);
+    multi_probe(n[1], op_m_ld1b_partial, 0x3c, DATA, EV_PARTIAL);
+    multi_probe(n[2], op_m_ld1b_empty, 0x3c, DATA, EV_PARTIAL | EV_EMPTY);
+    multi_probe(n[3], op_m_ld1b_counter_d, 0x3c, DATA, EV_PARTIAL);
+    multi_probe(n[4], op_m_st1w_imm, 0x3d, DATA + 64, 0);
+    multi_probe(n[5], op_m_ld1d_partial, 0x3c, DATA + 8, EV_PARTIAL);
+    multi_probe(n[6], op_m_ld1d_byte_counter, 0x3c, DATA + 8, 0);
+}
+#endif
+
 #if defined(PRESET_PARTNUM)
 #define MODE_PRESET
 /*
@@ -2693,6 +2769,8 @@ int main(void)
     t_gcs();
 #elif defined(MODE_LSE128)
     t_lse128();
+#elif defined(MODE_MULTI)
+    t_multi();
 #else
     puts_(gic_init(SPE_INTID) == 3 ? "# GICv3\n" : "# GICv2\n");
     t_id();
