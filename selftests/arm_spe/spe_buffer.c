@@ -1048,6 +1048,15 @@ static int unpriv_try_caps(const struct spe_pmu_info *p, uint64_t config, int ex
 		e.el_user_only = excl_kernel;
 		e.buf = wl_buf;
 		e.buf_len = sizeof(wl_buf);
+		if (tpid == -1) {
+			/*
+			 * Per-CPU: other tasks' EL0 records are in it too, at
+			 * PCs another static binary's text may share; those
+			 * whose Context packet names another PID are not ours.
+			 */
+			e.other_tasks = 1;
+			e.ctx_pid = getpid();
+		}
 		/*
 		 * A reader that keeps up, as perf record is. With kernel
 		 * sampling, a debug kernel's own work right after the enable
