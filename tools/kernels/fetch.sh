@@ -50,13 +50,12 @@ spe_apt_setup
 # linux-image-arm64 depends on linux-image-<abi>-arm64 (or an -unsigned one).
 dep_of() { spe_apt_cache show "$1=$2" | sed -n 's/^Depends: //p' | head -n1 | tr ',' '\n' | sed 's/^ *//; s/ .*//; s/|.*//'; }
 # has PKG VER: the mirror lists PKG (with its :arch) at exactly VER
-has() { spe_apt_cache madison "$1" | awk -F'|' '{gsub(/ /, "", $2); print $2}' | grep -qxF -- "$2"; }
+has() { spe_apt_versions "$1" | grep -qxF -- "$2"; }
 # The newest version whose every package is on the mirror: the arm64 and
 # amd64 builds of one upload do not always reach it together (seen: the
 # arm64 image at 6.1.192-2 while linux-kbuild-6.1:amd64 was at -3 only).
 ver='' img_pkg='' hdr_pkg=''
-for v in $(spe_apt_cache madison "linux-image-$meta:arm64" | awk -F'|' '{gsub(/ /, "", $2); print $2}' |
-	grep -E -- "$re" | sort -urV); do
+for v in $(spe_apt_versions "linux-image-$meta:arm64" "$re"); do
 	img_pkg=$(dep_of "linux-image-$meta:arm64" "$v" | grep '^linux-image-' | head -n1)
 	hdr_pkg=$(dep_of "linux-headers-$meta:arm64" "$v" | grep '^linux-headers-' | head -n1)
 	missing=''

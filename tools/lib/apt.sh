@@ -137,12 +137,17 @@ spe_apt_cache() {
 		"$@"
 }
 
-# Newest version of binary package $1 (may carry :arch) available in the
-# private state, restricted to versions matching the regex $2 (optional).
-spe_apt_newest() {
+# Versions of binary package $1 (may carry :arch) in the private state,
+# restricted to those matching the regex $2 (optional), newest first.
+spe_apt_versions() {
 	local pkg=$1 re=${2:-.}
 	spe_apt_cache madison "$pkg" | awk -F'|' '{gsub(/ /, "", $2); print $2}' |
-		grep -E -- "$re" | sort -uV | tail -n 1
+		grep -E -- "$re" | sort -urV
+}
+
+# Newest version of binary package $1, as spe_apt_versions.
+spe_apt_newest() {
+	spe_apt_versions "$@" | head -n 1
 }
 
 # Download package $1 at version $2 into directory $3 (if not already there)
