@@ -52,6 +52,18 @@ static __attribute__((unused)) void skip(const char *name, const char *why)
     puts_("\n");
 }
 
+/* SKIP results for the @n tests @names of a mode whose feature is absent */
+static __attribute__((unused)) void skip_all(const char *const *names,
+                                             unsigned n, const char *why)
+{
+    unsigned i;
+
+    for (i = 0; i < n; i++) {
+        skip(names[i], why);
+    }
+}
+#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
 /* A test is a sequence of CHECKs; the first failing one is reported. */
 #define CHECK(name, cond, what, got, want) do {                   \
         uint64_t g_ = (got), w_ = (want);                        \
@@ -2532,13 +2544,10 @@ static void gcs_probe(const char *n, gcs_probe_fn *fn, char *target,
 static void t_gcs(void)
 {
     const char *const *n = gcs_names;
-    unsigned i;
 
     if (!have_gcs()) {
-        for (i = 0; i < sizeof(gcs_names) / sizeof(gcs_names[0]); i++) {
-            skip(gcs_names[i], "no FEAT_GCS with FEAT_S1PIE on this -cpu max "
-                 "(QEMU 10.0 has neither)");
-        }
+        skip_all(gcs_names, ARRAY_LEN(gcs_names), "no FEAT_GCS with "
+                 "FEAT_S1PIE on this -cpu max (QEMU 10.0 has neither)");
         return;
     }
     result(n[0], ((RD(ID_AA64DFR0) >> 32) & 0xf) == GCS_PMSVER, "PMSVer",
@@ -2594,15 +2603,11 @@ static void lse128_probe(const char *n, probe_fn *fn, char *target,
 static void t_lse128(void)
 {
     const char *const *n = lse128_names;
-    unsigned i;
 
     /* ID_AA64ISAR0_EL1.Atomic 0b0011: FEAT_LSE128 */
     if (((RD(S3_0_C0_C6_0) >> 20) & 0xf) < 3) {
-        for (i = 0; i < sizeof(lse128_names) / sizeof(lse128_names[0]);
-             i++) {
-            skip(lse128_names[i], "no FEAT_LSE128 on this -cpu max "
-                 "(QEMU 10.0 has none)");
-        }
+        skip_all(lse128_names, ARRAY_LEN(lse128_names),
+                 "no FEAT_LSE128 on this -cpu max (QEMU 10.0 has none)");
         return;
     }
     lse128_probe(n[0], op_ldclrp, op_ldclrp_target, 0x06);
@@ -2663,14 +2668,11 @@ static void multi_probe(const char *n, probe_fn *fn, uint8_t sub,
 static void t_multi(void)
 {
     const char *const *n = multi_names;
-    unsigned i;
 
     /* ID_AA64ZFR0_EL1.SVEver 0b0010: FEAT_SVE2p1 */
     if ((RD(ID_AA64ZFR0) & 0xf) < 2) {
-        for (i = 0; i < sizeof(multi_names) / sizeof(multi_names[0]); i++) {
-            skip(multi_names[i], "no FEAT_SVE2p1 on this -cpu max "
-                 "(QEMU 10.0 has none)");
-        }
+        skip_all(multi_names, ARRAY_LEN(multi_names),
+                 "no FEAT_SVE2p1 on this -cpu max (QEMU 10.0 has none)");
         return;
     }
     WR(CPACR_EL1, RD(CPACR_EL1) | (3 << 16) | (3 << 20));  /* ZEN, FPEN */
