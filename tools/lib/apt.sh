@@ -79,31 +79,40 @@ spe_apt_setup() {
 	main=${uris[0]:-}; sec=${uris[1]:-}
 	[ -n "$main" ] || spe_die "could not find the Debian archive in /etc/apt/sources*"
 	[ -n "$sec" ] || sec="${main%/debian}/debian-security"
-	local key=/usr/share/keyrings/debian-archive-keyring.gpg
-	{
-		printf 'deb [arch=amd64,arm64 signed-by=%s] %s %s main\n' "$key" "$main" bookworm
-		printf 'deb [arch=amd64,arm64 signed-by=%s] %s %s main\n' "$key" "$main" bookworm-updates
-		printf 'deb [arch=amd64,arm64 signed-by=%s] %s %s main\n' "$key" "$main" bookworm-backports
-		printf 'deb [arch=amd64,arm64 signed-by=%s] %s %s main\n' "$key" "$sec" bookworm-security
-		printf 'deb [arch=amd64,arm64 signed-by=%s] %s %s main\n' "$key" "$main" trixie
-		printf 'deb [arch=amd64,arm64 signed-by=%s] %s %s main\n' "$key" "$sec" trixie-security
-		printf 'deb [arch=amd64,arm64 signed-by=%s] %s %s main\n' "$key" "$main" sid
-		printf 'deb-src [signed-by=%s] %s %s main\n' "$key" "$main" bookworm
-		printf 'deb-src [signed-by=%s] %s %s main\n' "$key" "$main" trixie
-		printf 'deb-src [signed-by=%s] %s %s main\n' "$key" "$main" sid
-		printf 'deb-src [signed-by=%s] %s %s main\n' "$key" "$sec" bookworm-security
-	} >"$d/etc/sources.list.new"
-	if ! cmp -s "$d/etc/sources.list.new" "$d/etc/sources.list"; then
-		mv "$d/etc/sources.list.new" "$d/etc/sources.list"
-		rm -f "$d/.updated"
-	else
-		rm -f "$d/etc/sources.list.new"
-	fi
-	if [ ! -e "$d/.updated" ] || [ -n "$(find "$d/.updated" -mmin +720 2>/dev/null)" ]; then
-		spe_log "refreshing private apt lists (bookworm, backports, security, trixie, sid)"
-		spe_apt -qq update || spe_die "private apt update failed"
-		touch "$d/.updated"
-	fi
+	# apt runs here without its own locks (Debug::NoLocking): two scripts
+	# refreshing at once would leave a mix of both one's lists. One at a
+	# time; whoever waited finds the lists fresh.
+	(
+		flock 8
+		_spe_apt_sources "$main" "$sec" >"$d/etc/sources.list.new"
+		if ! cmp -s "$d/etc/sources.list.new" "$d/etc/sources.list"; then
+			mv "$d/etc/sources.list.new" "$d/etc/sources.list"
+			rm -f "$d/.updated"
+		else
+			rm -f "$d/etc/sources.list.new"
+		fi
+		if [ ! -e "$d/.updated" ] || [ -n "$(find "$d/.updated" -mmin +720 2>/dev/null)" ]; then
+			spe_log "refreshing private apt lists (bookworm, backports, security, trixie, sid)"
+			spe_apt -qq update || spe_die "private apt update failed"
+			touch "$d/.updated"
+		fi
+	) 8>"$d/.lock" || exit 1
+}
+
+# The private sources.list, from the archive URI $1 and security URI $2.
+_spe_apt_sources() {
+	local main=$1 sec=$2 key=/usr/share/keyrings/debian-archive-keyring.gpg
+	printf 'deb [arch=amd64,arm64 signed-by=%s] %s %s main\n' "$key" "$main" bookworm
+	printf 'deb [arch=amd64,arm64 signed-by=%s] %s %s main\n' "$key" "$main" bookworm-updates
+	printf 'deb [arch=amd64,arm64 signed-by=%s] %s %s main\n' "$key" "$main" bookworm-backports
+	printf 'deb [arch=amd64,arm64 signed-by=%s] %s %s main\n' "$key" "$sec" bookworm-security
+	printf 'deb [arch=amd64,arm64 signed-by=%s] %s %s main\n' "$key" "$main" trixie
+	printf 'deb [arch=amd64,arm64 signed-by=%s] %s %s main\n' "$key" "$sec" trixie-security
+	printf 'deb [arch=amd64,arm64 signed-by=%s] %s %s main\n' "$key" "$main" sid
+	printf 'deb-src [signed-by=%s] %s %s main\n' "$key" "$main" bookworm
+	printf 'deb-src [signed-by=%s] %s %s main\n' "$key" "$main" trixie
+	printf 'deb-src [signed-by=%s] %s %s main\n' "$key" "$main" sid
+	printf 'deb-src [signed-by=%s] %s %s main\n' "$key" "$sec" bookworm-security
 }
 
 # apt-get against the private state. Use after spe_apt_setup.
