@@ -129,6 +129,7 @@ spe_apt() {
 		-o APT::Architectures::=amd64 -o APT::Architectures::=arm64 \
 		-o APT::Get::AllowUnauthenticated=false \
 		-o Acquire::Languages=none -o Acquire::Check-Valid-Until=false \
+		-o Acquire::PDiffs=false \
 		-o Debug::NoLocking=1 -o APT::Sandbox::User=root \
 		"$@"
 }
