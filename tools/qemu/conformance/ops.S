@@ -209,11 +209,30 @@ gcs_leaf:
 	probe	op_swpp, "mov x3, xzr", ".inst 0x19238022"	/* SWPP x2, x3, [x1] */
 	probe	op_swppal, "mov x3, xzr", ".inst 0x19e38022"	/* SWPPAL x2, x3, [x1] */
 
-/* FEAT_NV2 (mode NV2): system register moves at EL1 under HCR_EL2.NV2 */
-	probe	op_mrs_hcr_el2, "nop", "mrs x3, hcr_el2"
-	probe	op_msr_tpidr_el2, "nop", "msr tpidr_el2, x2"
-	probe	op_mrs_sctlr_el1, "nop", "mrs x3, sctlr_el1"
-	probe	op_mrs_midr_el1, "nop", "mrs x3, midr_el1"
+/*
+ * FEAT_NV2 (mode NV2): system register moves at EL1 under HCR_EL2.NV2,
+ * where EL1's PMBLIMITR_EL1 is memory: the program's EL2 enables the
+ * buffer and sets PMSICR_EL1.COUNT = 1 on HVC #1 and disables it on
+ * HVC #2 (tests.c, el2_trap_handler()). Same signature as probe.
+ */
+	.macro	nv2probe, name, insn
+	.global	\name, \name\()_target, \name\()_after
+	.balign	16
+\name:
+	hvc	#1
+	nop
+\name\()_target:
+	\insn
+\name\()_after:
+	hvc	#2
+	ret
+	.endm
+
+	nv2probe op_mrs_hcr_el2, "mrs x3, hcr_el2"
+	nv2probe op_msr_tpidr_el2, "msr tpidr_el2, x2"
+	nv2probe op_msr_pmsicr_el1, "msr S3_0_C9_C9_2, x2"	/* PMSICR_EL1 */
+	nv2probe op_mrs_sctlr_el1, "mrs x3, sctlr_el1"
+	nv2probe op_mrs_midr_el1, "mrs x3, midr_el1"
 
 /*
  * SME2/SVE2p1 multi-vector loads and stores (mode MULTI), as words

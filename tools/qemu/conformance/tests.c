@@ -25,8 +25,9 @@
  * FEAT_FGT trap bits of the SPE registers, EL1 code under EL2), -DMODE_GCS
  * (FEAT_GCS: GCS loads/stores and the Branch GCS bit, GCS_PMSVER),
  * -DMODE_LSE128 (FEAT_LSE128's 128-bit atomics), -DMODE_MULTI (SME2's
- * and SVE2p1's multi-vector loads/stores), -DMODE_NV2 (an MRS/MSR
- * that FEAT_NV2 makes a load/store, EL1 code under EL2).
+ * and SVE2p1's multi-vector loads/stores), -DMODE_NV2 (FEAT_NV2: the
+ * SPE registers in the VNCR_EL2 page, and the records of an MRS/MSR it
+ * makes a load/store; EL1 code under EL2).
  *
  * The modes other than STRICT, EL2 and EL3 run with spe-strict=off: their
  * probes disable the buffer while profiling is enabled, which strict mode
@@ -1508,50 +1509,235 @@ static void t_pmbidr_p_el1(void)
 #elif defined(MODE_NV2)
 
 /*
- * FEAT_NV2 (D18.2.7 Load/store, general, 0b0011000x): with
- * HCR_EL2.{NV, NV2} = {1, 1} (NV1 = 0) an MRS or MSR at EL1 of a register
- * that VNCR_EL2 holds is a 64-bit load or store at VNCR_EL2 + the
- * register's offset (HCR_EL2 0x78, TPIDR_EL2 0x90), made in the EL2
- * regime (its MMU off here: VA = PA). VNCR_EL2 points at HOLE_PAGE, which
- * EL1's tables leave unmapped, so a PA packet means the EL2 regime was
- * used. SCTLR_EL1 is redirected only when NV1 is 1, and MIDR_EL1 never:
- * both stay class Other.
+ * FEAT_NV2, EL1 code under the program's own EL2 with
+ * HCR_EL2.{NV, NV2} = {1, 1} and VNCR_EL2 = HOLE_PAGE, which EL1's tables
+ * leave unmapped (EL2 runs with its MMU off: VA = PA).
+ *
+ * The SPE registers themselves: an MRS or MSR at EL1 of PMBLIMITR_EL1 to
+ * PMSNEVFR_EL1 is a load or store at VNCR_EL2 + its offset (0x800-0x850
+ * in the Arm ARM's VNCR_EL2 layout, as Linux's asm/vncr_mapping.h lists
+ * it; none for PMSFCR_EL1), never the register. PMSCR_EL1 has an _EL12
+ * alias: it is redirected when NV1 is 1, and PMSCR_EL12 when NV1 is 0.
+ * MDCR_EL2.TPMS traps before any redirection. PMSDSFR_EL1 (0x858) exists
+ * only with PMSIDR_EL1.FDS, which the default CPU lacks.
+ *
+ * Records (D18.2.7 Load/store, general, 0b0011000x): an MRS or MSR at EL1
+ * of a register the VNCR page holds is a 64-bit load or store there
+ * (HCR_EL2 0x78, TPIDR_EL2 0x90, PMSICR_EL1 0x838), made in the EL2
+ * regime, so a PA packet means the EL2 regime was used. SCTLR_EL1 is
+ * redirected only when NV1 is 1, and MIDR_EL1 never: both stay class
+ * Other. As EL1's PMBLIMITR_EL1 is memory here, EL2 starts and stops each
+ * probe's buffer on HVC #1 and #2 (ops.S, nv2probe).
  */
 #define VNCR_EL2      S3_4_C2_C2_0
+#define PMSCR_EL12    S3_5_C9_C9_0
+#define HCR_NV1       (1ULL << 43)
 #define HCR_NV2_BITS  ((1ULL << 31) | (1ULL << 42) | (1ULL << 45))  /* RW NV NV2 */
+#define MDCR_TPMS     (1ULL << 14)
+#define VNCR_MEM(off) (*(volatile uint64_t *)(HOLE_PAGE + (off)))
+#define SEED(off)     (0x5e00000000000000ULL | (off))
+#define STORED(off)   (0xa100000000000000ULL | (off))
+
+/* HVC immediates; ops.S's nv2probe uses #1 and #2 */
+enum { HVC_START = 1, HVC_STOP, HVC_FLIP_NV1, HVC_SNAPSHOT, HVC_FLIP_TPMS };
+
+typedef struct Nv2Reg {
+    const char *name;
+    uint64_t off;
+    uint64_t (*rd)(void);
+    void (*wr)(uint64_t);
+} Nv2Reg;
+
+#define NV2_REG(r)                                                       \
+    static uint64_t rd_##r(void) { return RD(r); }                       \
+    static void wr_##r(uint64_t v) { WR(r, v); ISB(); }
+NV2_REG(PMBLIMITR_EL1) NV2_REG(PMBPTR_EL1) NV2_REG(PMBSR_EL1)
+NV2_REG(PMSEVFR_EL1) NV2_REG(PMSICR_EL1) NV2_REG(PMSIRR_EL1)
+NV2_REG(PMSLATFR_EL1) NV2_REG(PMSNEVFR_EL1)
+#define NV2_ENTRY(r, o)     { #r, o, rd_##r, wr_##r }
+
+/* the registers redirected whatever NV1 is */
+static const Nv2Reg nv2_regs[] = {
+    NV2_ENTRY(PMBLIMITR_EL1, 0x800), NV2_ENTRY(PMBPTR_EL1, 0x810),
+    NV2_ENTRY(PMBSR_EL1, 0x820), NV2_ENTRY(PMSEVFR_EL1, 0x830),
+    NV2_ENTRY(PMSICR_EL1, 0x838), NV2_ENTRY(PMSIRR_EL1, 0x840),
+    NV2_ENTRY(PMSLATFR_EL1, 0x848), NV2_ENTRY(PMSNEVFR_EL1, 0x850),
+};
+#define NV2_NREGS (sizeof(nv2_regs) / sizeof(nv2_regs[0]))
+
+/* what EL2 saw: the registers and the VNCR page, on HVC_SNAPSHOT */
+static volatile uint64_t nv2_real[NV2_NREGS], nv2_mem[NV2_NREGS];
+static volatile uint64_t nv2_lim, nv2_ptr, traps, trap_esr;
+
+uint64_t el2_trap_handler(uint64_t esr, uint64_t elr);
+uint64_t el2_trap_handler(uint64_t esr, uint64_t elr)
+{
+    unsigned i;
+
+    if ((esr >> 26) == 0x18) {          /* a trapped MRS/MSR: skip it */
+        traps++;
+        trap_esr = esr;
+        return elr + 4;
+    }
+    if ((esr >> 26) != 0x16) {
+        return 0;
+    }
+    switch (esr & 0xffff) {             /* HVC #imm16 */
+    case HVC_START:     /* the probe's NOP then counts down to its target */
+        WR(PMBSR_EL1, 0);
+        WR(PMBPTR_EL1, BUF_BASE);
+        WR(PMSICR_EL1, 1);
+        ISB();
+        WR(PMBLIMITR_EL1, nv2_lim);
+        break;
+    case HVC_STOP:
+        WR(PMBLIMITR_EL1, 0);
+        ISB();
+        nv2_ptr = RD(PMBPTR_EL1);
+        break;
+    case HVC_FLIP_NV1:  /* in effect from the ERET */
+        WR(hcr_el2, RD(hcr_el2) ^ HCR_NV1);
+        break;
+    case HVC_SNAPSHOT:
+        for (i = 0; i < NV2_NREGS; i++) {
+            nv2_real[i] = nv2_regs[i].rd();
+            nv2_mem[i] = VNCR_MEM(nv2_regs[i].off);
+        }
+        break;
+    case HVC_FLIP_TPMS:
+        WR(mdcr_el2, RD(mdcr_el2) ^ MDCR_TPMS);
+        break;
+    default:
+        return 0;
+    }
+    ISB();
+    return elr;                 /* ELR_EL2 of an HVC: the next instruction */
+}
+
+/* HVC #@imm (an enum constant above) to the program's EL2 */
+#define HVC(imm) __asm__ volatile("hvc %0" :: "i"(imm) : "memory")
 
 PROBE(op_mrs_hcr_el2) PROBE(op_msr_tpidr_el2) PROBE(op_mrs_sctlr_el1)
-PROBE(op_mrs_midr_el1)
+PROBE(op_mrs_midr_el1) PROBE(op_msr_pmsicr_el1)
 
 /* Test @n: @fn samples one operation: class header @hdr, SUBCLASS @sub */
 static void nv2_probe(const char *n, probe_fn *fn, uint8_t hdr, uint8_t sub,
                       uint64_t va)
 {
-    uint64_t end;
-
-    fn(probe_setup(2 | (1 << 4)), 0, 0x5a5a);       /* E1SPE, PA */
-    end = RD(PMBPTR_EL1);
-    if (optype_va_ok(n, end, hdr, sub, va, 1)) {
+    clear_buf(BUF_BASE, 4096);
+    fn(0, 0, 0x5a5a);
+    if (optype_va_ok(n, nv2_ptr, hdr, sub, va, 1)) {
         result(n, 1, "", 0, 0);
     }
-    spe_reset_regs();
+}
+
+/* Test: EL1's reads of the redirected registers return the VNCR page's */
+static void nv2_reads(void)
+{
+    const char *n = "nv2_spe_reads_vncr";
+    unsigned i;
+
+    for (i = 0; i < NV2_NREGS; i++) {
+        CHECK_EQ(n, nv2_regs[i].name, nv2_regs[i].rd(),
+                 SEED(nv2_regs[i].off));
+    }
+    result(n, 1, "", 0, 0);
+}
+
+/* Test: EL1's writes reach the VNCR page and leave the registers alone */
+static void nv2_writes(void)
+{
+    const char *n = "nv2_spe_writes_vncr";
+    uint64_t before[NV2_NREGS];
+    unsigned i;
+
+    HVC(HVC_SNAPSHOT);
+    for (i = 0; i < NV2_NREGS; i++) {
+        before[i] = nv2_real[i];
+        nv2_regs[i].wr(STORED(nv2_regs[i].off));
+    }
+    HVC(HVC_SNAPSHOT);
+    for (i = 0; i < NV2_NREGS; i++) {
+        CHECK_EQ(n, nv2_regs[i].name, nv2_mem[i], STORED(nv2_regs[i].off));
+        CHECK_EQ(n, "register itself", nv2_real[i], before[i]);
+    }
+    result(n, 1, "", 0, 0);
+}
+
+/* Tests: PMSCR_EL1 redirected only with NV1 1, PMSCR_EL12 only with 0 */
+static void nv2_pmscr(void)
+{
+    uint64_t el1, el12, el1_nv1;
+
+    el1 = RD(PMSCR_EL1);
+    el12 = RD(PMSCR_EL12);
+    HVC(HVC_FLIP_NV1);          /* NV1 = 1 */
+    el1_nv1 = RD(PMSCR_EL1);
+    HVC(HVC_FLIP_NV1);          /* NV1 = 0 */
+    result("nv2_pmscr_el1_nv1_0_not_redirected", el1 == (2 | (1 << 4)),
+           "PMSCR_EL1", el1, 2 | (1 << 4));
+    result("nv2_pmscr_el12_nv1_0_redirected", el12 == SEED(0x828),
+           "PMSCR_EL12", el12, SEED(0x828));
+    result("nv2_pmscr_el1_nv1_1_redirected", el1_nv1 == SEED(0x828),
+           "PMSCR_EL1", el1_nv1, SEED(0x828));
+}
+
+/* Test: the VNCR page has no PMSFCR_EL1: EL1 reads the register */
+static void nv2_pmsfcr(void)
+{
+    CHECK_EQ("nv2_pmsfcr_el1_not_redirected", "PMSFCR_EL1", RD(PMSFCR_EL1), 0);
+    result("nv2_pmsfcr_el1_not_redirected", 1, "", 0, 0);
+}
+
+/* Test: MDCR_EL2.TPMS traps EL1's PMSICR_EL1 read before any redirection */
+static void nv2_tpms(void)
+{
+    const char *n = "nv2_tpms_trap_before_redirect";
+    uint64_t t0 = traps;
+
+    HVC(HVC_FLIP_TPMS);         /* TPMS = 1 */
+    (void)RD(PMSICR_EL1);
+    HVC(HVC_FLIP_TPMS);         /* TPMS = 0 */
+    CHECK_EQ(n, "traps to EL2", traps - t0, 1);
+    CHECK_EQ(n, "ESR_EL2.EC", trap_esr >> 26, 0x18);
+    result(n, 1, "", 0, 0);
 }
 
 static void t_nv2(void)
 {
-    if (!at_el("nv2_mrs_hcr_el2", 2)) {
+    unsigned i;
+
+    if (!at_el("nv2_spe_reads_vncr", 2)) {
         return;
     }
     WR(mdcr_el2, 3 << 12);      /* E2PB 0b11: EL1 owns the buffer */
     WR(PMSCR_EL2, 1 << 4);      /* PA: EL2 permits physical addresses */
     WR(VNCR_EL2, HOLE_PAGE);
-    /* FEAT_FGT: nPMSNEVFR_EL1 = 1, or spe_reset_regs() traps to EL2 */
+    /* FEAT_FGT: nPMSNEVFR_EL1 = 1, or the accesses to it trap to EL2 */
     WR(HDFGRTR_EL2, 1ULL << 62);
     WR(HDFGWTR_EL2, 1ULL << 62);
+    /* EL1's sampling controls, set here: EL1's MSRs reach only memory */
+    spe_reset_regs();
+    WR(PMSIRR_EL1, 0xffffff00ULL);
+    WR(PMSCR_EL1, 2 | (1 << 4));        /* E1SPE, PA */
+    nv2_lim = BUF_LIMIT | 1;
+    VNCR_MEM(0x828) = SEED(0x828);
+    for (i = 0; i < NV2_NREGS; i++) {
+        VNCR_MEM(nv2_regs[i].off) = SEED(nv2_regs[i].off);
+    }
+    DSB();
     el2_to_el1_hcr(HCR_NV2_BITS);
+
+    nv2_reads();
+    nv2_writes();
+    nv2_pmscr();
+    nv2_pmsfcr();
+    nv2_tpms();
     nv2_probe("nv2_mrs_hcr_el2", op_mrs_hcr_el2, 0x49, 0x30, HOLE_PAGE + 0x78);
     nv2_probe("nv2_msr_tpidr_el2", op_msr_tpidr_el2, 0x49, 0x31,
               HOLE_PAGE + 0x90);
+    nv2_probe("nv2_msr_pmsicr_el1", op_msr_pmsicr_el1, 0x49, 0x31,
+              HOLE_PAGE + 0x838);
     nv2_probe("nv2_mrs_sctlr_el1_needs_nv1", op_mrs_sctlr_el1, 0x48, 0, 0);
     nv2_probe("nv2_mrs_midr_el1_not_redirected", op_mrs_midr_el1, 0x48, 0, 0);
 }
