@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Overhead of the FEAT_SPE emulation in QEMU (TCG).
 #
-# usage: tools/bench/qemu-overhead.sh [runs]   (default: 3 runs, best kept)
+# usage: tools/bench/qemu-overhead.sh [runs]   (default: 3 rounds, best kept)
 #
 # Runs the same bare-metal guest workload (tools/bench/qemu-overhead/
 # workload.c, about 3 s) under:
@@ -53,46 +53,53 @@ for i in 0 256 1024 4096; do
 		spe_die "could not build the workload"
 done
 
-# best-of-N "wall cpu" seconds for: qemu cpu elf. CPU time (user + sys)
-# of the QEMU process is the primary figure: the machine is shared, and
-# wall-clock time also measures the other users' load.
-measure() {
-	local q=$1 cpu=$2 elf=$3 bw="" bc="" w c rc
-	for _ in $(seq "$runs"); do
-		rc=0
-		/usr/bin/time -o "$work/time" -f '%e %U %S' \
-			timeout 600 "$q" -M virt,gic-version=2 -cpu "$cpu" -m 256M \
-			-nographic -nic none -monitor none -serial none \
-			-semihosting -kernel "$elf" </dev/null >/dev/null 2>&1 || rc=$?
-		[ "$rc" -eq 0 ] || spe_die "$q -cpu $cpu $elf failed (exit $rc)"
-		read -r w u sy <"$work/time"
-		c=$(echo "$u + $sy" | bc -l)
-		if [ -z "$bc" ] || [ "$(echo "$c < $bc" | bc -l)" = 1 ]; then bc=$c; fi
-		if [ -z "$bw" ] || [ "$(echo "$w < $bw" | bc -l)" = 1 ]; then bw=$w; fi
-	done
-	echo "$bw $bc"
+# One run of configuration $1 (QEMU $2, ELF $3, -cpu $4): the lowest wall
+# and CPU seconds seen so far are kept. CPU time (user + sys) of the QEMU
+# process is the primary figure: the machine is shared, and wall-clock
+# time also measures the other users' load.
+declare -A wall cpu
+run_once() {
+	local name=$1 q=$2 elf=$3 opt=${4:-max} w u sy c rc=0
+	/usr/bin/time -o "$work/time" -f '%e %U %S' \
+		timeout 600 "$q" -M virt,gic-version=2 -cpu "$opt" -m 256M \
+		-nographic -nic none -monitor none -serial none \
+		-semihosting -kernel "$elf" </dev/null >/dev/null 2>&1 || rc=$?
+	[ "$rc" -eq 0 ] || spe_die "$q -cpu $opt $elf failed (exit $rc)"
+	read -r w u sy <"$work/time"
+	c=$(echo "$u + $sy" | bc -l)
+	if [ -z "${cpu[$name]:-}" ] || [ "$(echo "$c < ${cpu[$name]}" | bc -l)" = 1 ]; then
+		cpu[$name]=$c
+	fi
+	if [ -z "${wall[$name]:-}" ] || [ "$(echo "$w < ${wall[$name]}" | bc -l)" = 1 ]; then
+		wall[$name]=$w
+	fi
 }
 
-spe_log "measuring ($runs runs each, best kept)"
+# Round robin, one run of each configuration a round, best of the rounds:
+# a spell of load from other users of the host (seen here: one
+# configuration's three back-to-back runs all 50 % slower) then weighs on
+# several configurations a little instead of on one a lot.
 configs="debian-7.2 unpatched spe-off on@4096 on@1024 on@256 flat@4096 flat@1024 serial@4096 serial@1024"
-declare -A wall cpu
-run_cfg() { # name qemu elf [cpu]
-	local r
-	r=$(measure "$2" "${4:-max}" "$3")
-	wall[$1]=${r% *}
-	cpu[$1]=${r#* }
-	spe_log "$1: wall ${wall[$1]} s, cpu ${cpu[$1]} s"
+round() {
+	run_once debian-7.2 "$debian" "$work/w0.elf"
+	run_once unpatched "$unpatched" "$work/w0.elf"
+	run_once spe-off "$patched" "$work/w0.elf"
+	run_once on@4096 "$patched" "$work/w4096.elf"
+	run_once on@1024 "$patched" "$work/w1024.elf"
+	run_once on@256 "$patched" "$work/w256.elf"
+	run_once flat@4096 "$patched" "$work/w4096.elf" max,spe-model=flat
+	run_once flat@1024 "$patched" "$work/w1024.elf" max,spe-model=flat
+	run_once serial@4096 "$patched" "$work/w4096.elf" max,spe-strict=off
+	run_once serial@1024 "$patched" "$work/w1024.elf" max,spe-strict=off
 }
-run_cfg debian-7.2 "$debian" "$work/w0.elf"
-run_cfg unpatched "$unpatched" "$work/w0.elf"
-run_cfg spe-off "$patched" "$work/w0.elf"
-run_cfg on@4096 "$patched" "$work/w4096.elf"
-run_cfg on@1024 "$patched" "$work/w1024.elf"
-run_cfg on@256 "$patched" "$work/w256.elf"
-run_cfg flat@4096 "$patched" "$work/w4096.elf" max,spe-model=flat
-run_cfg flat@1024 "$patched" "$work/w1024.elf" max,spe-model=flat
-run_cfg serial@4096 "$patched" "$work/w4096.elf" max,spe-strict=off
-run_cfg serial@1024 "$patched" "$work/w1024.elf" max,spe-strict=off
+spe_log "measuring ($runs rounds of one run each, best kept)"
+for r in $(seq "$runs"); do
+	round
+	spe_log "round $r of $runs done"
+done
+for c in $configs; do
+	spe_log "$c: wall ${wall[$c]} s, cpu ${cpu[$c]} s"
+done
 
 printf '%-11s %8s %8s %10s %10s %10s %7s\n' config cpu-s wall-s \
 	"cpu/unp" "wall/unp" "cpu/deb72" target
