@@ -79,18 +79,23 @@ run_once() {
 # a spell of load from other users of the host (seen here: one
 # configuration's three back-to-back runs all 50 % slower) then weighs on
 # several configurations a little instead of on one a lot.
-configs="debian-7.2 unpatched spe-off on@4096 on@1024 on@256 flat@4096 flat@1024 serial@4096 serial@1024"
+# name, QEMU, workload interval, -cpu: the table the rounds run and print
+cfgs="debian-7.2 $debian 0 max
+unpatched $unpatched 0 max
+spe-off $patched 0 max
+on@4096 $patched 4096 max
+on@1024 $patched 1024 max
+on@256 $patched 256 max
+flat@4096 $patched 4096 max,spe-model=flat
+flat@1024 $patched 1024 max,spe-model=flat
+serial@4096 $patched 4096 max,spe-strict=off
+serial@1024 $patched 1024 max,spe-strict=off"
+configs=$(cut -d' ' -f1 <<<"$cfgs")
 round() {
-	run_once debian-7.2 "$debian" "$work/w0.elf"
-	run_once unpatched "$unpatched" "$work/w0.elf"
-	run_once spe-off "$patched" "$work/w0.elf"
-	run_once on@4096 "$patched" "$work/w4096.elf"
-	run_once on@1024 "$patched" "$work/w1024.elf"
-	run_once on@256 "$patched" "$work/w256.elf"
-	run_once flat@4096 "$patched" "$work/w4096.elf" max,spe-model=flat
-	run_once flat@1024 "$patched" "$work/w1024.elf" max,spe-model=flat
-	run_once serial@4096 "$patched" "$work/w4096.elf" max,spe-strict=off
-	run_once serial@1024 "$patched" "$work/w1024.elf" max,spe-strict=off
+	local name q i opt
+	while read -r name q i opt; do
+		run_once "$name" "$q" "$work/w$i.elf" "$opt"
+	done <<<"$cfgs"
 }
 spe_log "measuring ($runs rounds of one run each, best kept)"
 for r in $(seq "$runs"); do

@@ -101,18 +101,26 @@ spe_apt_setup() {
 
 # The private sources.list, from the archive URI $1 and security URI $2.
 _spe_apt_sources() {
-	local main=$1 sec=$2 key=/usr/share/keyrings/debian-archive-keyring.gpg
-	printf 'deb [arch=amd64,arm64 signed-by=%s] %s %s main\n' "$key" "$main" bookworm
-	printf 'deb [arch=amd64,arm64 signed-by=%s] %s %s main\n' "$key" "$main" bookworm-updates
-	printf 'deb [arch=amd64,arm64 signed-by=%s] %s %s main\n' "$key" "$main" bookworm-backports
-	printf 'deb [arch=amd64,arm64 signed-by=%s] %s %s main\n' "$key" "$sec" bookworm-security
-	printf 'deb [arch=amd64,arm64 signed-by=%s] %s %s main\n' "$key" "$main" trixie
-	printf 'deb [arch=amd64,arm64 signed-by=%s] %s %s main\n' "$key" "$sec" trixie-security
-	printf 'deb [arch=amd64,arm64 signed-by=%s] %s %s main\n' "$key" "$main" sid
-	printf 'deb-src [signed-by=%s] %s %s main\n' "$key" "$main" bookworm
-	printf 'deb-src [signed-by=%s] %s %s main\n' "$key" "$main" trixie
-	printf 'deb-src [signed-by=%s] %s %s main\n' "$key" "$main" sid
-	printf 'deb-src [signed-by=%s] %s %s main\n' "$key" "$sec" bookworm-security
+	local main=$1 sec=$2 key=/usr/share/keyrings/debian-archive-keyring.gpg u s
+	while read -r u s; do
+		printf 'deb [arch=amd64,arm64 signed-by=%s] %s %s main\n' "$key" "$u" "$s"
+	done <<-EOF
+		$main bookworm
+		$main bookworm-updates
+		$main bookworm-backports
+		$sec bookworm-security
+		$main trixie
+		$sec trixie-security
+		$main sid
+	EOF
+	while read -r u s; do
+		printf 'deb-src [signed-by=%s] %s %s main\n' "$key" "$u" "$s"
+	done <<-EOF
+		$main bookworm
+		$main trixie
+		$main sid
+		$sec bookworm-security
+	EOF
 }
 
 # apt-get against the private state. Use after spe_apt_setup.

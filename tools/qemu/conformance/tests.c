@@ -1535,6 +1535,8 @@ static void t_pmbidr_p_el1(void)
 #define HCR_NV2_BITS  ((1ULL << 31) | (1ULL << 42) | (1ULL << 45))  /* RW NV NV2 */
 #define MDCR_TPMS     (1ULL << 14)
 #define VNCR_MEM(off) (*(volatile uint64_t *)(HOLE_PAGE + (off)))
+#define VNCR_PMSCR    0x828                 /* PMSCR_EL1 and PMSCR_EL12 */
+#define NV2_PMSCR_EL1 (2 | (1 << 4))        /* E1SPE, PA: set by EL2 */
 #define SEED(off)     (0x5e00000000000000ULL | (off))
 #define STORED(off)   (0xa100000000000000ULL | (off))
 
@@ -1674,12 +1676,12 @@ static void nv2_pmscr(void)
     HVC(HVC_FLIP_NV1);          /* NV1 = 1 */
     el1_nv1 = RD(PMSCR_EL1);
     HVC(HVC_FLIP_NV1);          /* NV1 = 0 */
-    result("nv2_pmscr_el1_nv1_0_not_redirected", el1 == (2 | (1 << 4)),
-           "PMSCR_EL1", el1, 2 | (1 << 4));
-    result("nv2_pmscr_el12_nv1_0_redirected", el12 == SEED(0x828),
-           "PMSCR_EL12", el12, SEED(0x828));
-    result("nv2_pmscr_el1_nv1_1_redirected", el1_nv1 == SEED(0x828),
-           "PMSCR_EL1", el1_nv1, SEED(0x828));
+    result("nv2_pmscr_el1_nv1_0_not_redirected", el1 == NV2_PMSCR_EL1,
+           "PMSCR_EL1", el1, NV2_PMSCR_EL1);
+    result("nv2_pmscr_el12_nv1_0_redirected", el12 == SEED(VNCR_PMSCR),
+           "PMSCR_EL12", el12, SEED(VNCR_PMSCR));
+    result("nv2_pmscr_el1_nv1_1_redirected", el1_nv1 == SEED(VNCR_PMSCR),
+           "PMSCR_EL1", el1_nv1, SEED(VNCR_PMSCR));
 }
 
 /* Test: the VNCR page has no PMSFCR_EL1: EL1 reads the register */
@@ -1719,9 +1721,9 @@ static void t_nv2(void)
     /* EL1's sampling controls, set here: EL1's MSRs reach only memory */
     spe_reset_regs();
     WR(PMSIRR_EL1, 0xffffff00ULL);
-    WR(PMSCR_EL1, 2 | (1 << 4));        /* E1SPE, PA */
+    WR(PMSCR_EL1, NV2_PMSCR_EL1);
     nv2_lim = BUF_LIMIT | 1;
-    VNCR_MEM(0x828) = SEED(0x828);
+    VNCR_MEM(VNCR_PMSCR) = SEED(VNCR_PMSCR);
     for (i = 0; i < NV2_NREGS; i++) {
         VNCR_MEM(nv2_regs[i].off) = SEED(nv2_regs[i].off);
     }
