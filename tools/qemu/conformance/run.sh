@@ -249,7 +249,7 @@ run SEL2 3 max,spe-strict=off,spe-model=flat virtualization=on,secure=on
 run FGT 7 max virtualization=on
 # FEAT_NV2: the SPE registers in the VNCR_EL2 page; an MRS/MSR at EL1
 # made a load/store at VNCR_EL2 + offset
-run NV2 12 max,spe-strict=off,spe-model=flat virtualization=on
+run NV2 12 max,spe-strict=off,spe-model=flat,spe-fds=on virtualization=on
 # Timestamps with FEAT_ECV: PMSCR_EL2/EL1.PCT, CNTVOFF_EL2, CNTPOFF_EL2
 run ECV 8 max,spe-strict=off,spe-model=flat virtualization=on
 # The memory-hierarchy model (the default) with Data Source packets

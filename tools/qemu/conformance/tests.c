@@ -100,6 +100,7 @@ static __attribute__((unused)) void skip_all(const char *const *names,
 #define PMBLIMITR_EL1 S3_0_C9_C10_0
 #define PMBPTR_EL1    S3_0_C9_C10_1
 #define PMBSR_EL1     S3_0_C9_C10_3
+#define PMSDSFR_EL1   S3_0_C9_C10_4
 #define PMBIDR_EL1    S3_0_C9_C10_7
 #define ID_AA64DFR0   S3_0_C0_C5_0
 #define CONTEXTIDR    S3_0_C13_C0_1
@@ -1519,7 +1520,8 @@ static void t_pmbidr_p_el1(void)
  * it; none for PMSFCR_EL1), never the register. PMSCR_EL1 has an _EL12
  * alias: it is redirected when NV1 is 1, and PMSCR_EL12 when NV1 is 0.
  * MDCR_EL2.TPMS traps before any redirection. PMSDSFR_EL1 (0x858) exists
- * only with PMSIDR_EL1.FDS, which the default CPU lacks.
+ * only with PMSIDR_EL1.FDS (run.sh runs this mode with spe-fds=on): it is
+ * checked with the others when PMSIDR_EL1.FDS is 1.
  *
  * Records (D18.2.7 Load/store, general, 0b0011000x): an MRS or MSR at EL1
  * of a register the VNCR page holds is a 64-bit load or store there
@@ -1555,17 +1557,23 @@ typedef struct Nv2Reg {
     static void wr_##r(uint64_t v) { WR(r, v); ISB(); }
 NV2_REG(PMBLIMITR_EL1) NV2_REG(PMBPTR_EL1) NV2_REG(PMBSR_EL1)
 NV2_REG(PMSEVFR_EL1) NV2_REG(PMSICR_EL1) NV2_REG(PMSIRR_EL1)
-NV2_REG(PMSLATFR_EL1) NV2_REG(PMSNEVFR_EL1)
+NV2_REG(PMSLATFR_EL1) NV2_REG(PMSNEVFR_EL1) NV2_REG(PMSDSFR_EL1)
 #define NV2_ENTRY(r, o)     { #r, o, rd_##r, wr_##r }
 
-/* the registers redirected whatever NV1 is */
+/*
+ * The registers redirected whatever NV1 is; the last one, PMSDSFR_EL1,
+ * only exists with PMSIDR_EL1.FDS (nv2_nregs)
+ */
 static const Nv2Reg nv2_regs[] = {
     NV2_ENTRY(PMBLIMITR_EL1, 0x800), NV2_ENTRY(PMBPTR_EL1, 0x810),
     NV2_ENTRY(PMBSR_EL1, 0x820), NV2_ENTRY(PMSEVFR_EL1, 0x830),
     NV2_ENTRY(PMSICR_EL1, 0x838), NV2_ENTRY(PMSIRR_EL1, 0x840),
     NV2_ENTRY(PMSLATFR_EL1, 0x848), NV2_ENTRY(PMSNEVFR_EL1, 0x850),
+    NV2_ENTRY(PMSDSFR_EL1, 0x858),
 };
 #define NV2_NREGS (sizeof(nv2_regs) / sizeof(nv2_regs[0]))
+#define PMSIDR_FDS (1ULL << 7)   /* not in ../shared/spec: as Linux's sysreg */
+static unsigned nv2_nregs;      /* set at EL2 before EL1 runs */
 
 /* what EL2 saw: the registers and the VNCR page, on HVC_SNAPSHOT */
 static volatile uint64_t nv2_real[NV2_NREGS], nv2_mem[NV2_NREGS];
@@ -1601,7 +1609,7 @@ uint64_t el2_trap_handler(uint64_t esr, uint64_t elr)
         WR(hcr_el2, RD(hcr_el2) ^ HCR_NV1);
         break;
     case HVC_SNAPSHOT:
-        for (i = 0; i < NV2_NREGS; i++) {
+        for (i = 0; i < nv2_nregs; i++) {
             nv2_real[i] = nv2_regs[i].rd();
             nv2_mem[i] = VNCR_MEM(nv2_regs[i].off);
         }
@@ -1639,7 +1647,7 @@ static void nv2_reads(void)
     const char *n = "nv2_spe_reads_vncr";
     unsigned i;
 
-    for (i = 0; i < NV2_NREGS; i++) {
+    for (i = 0; i < nv2_nregs; i++) {
         CHECK_EQ(n, nv2_regs[i].name, nv2_regs[i].rd(),
                  SEED(nv2_regs[i].off));
     }
@@ -1654,12 +1662,12 @@ static void nv2_writes(void)
     unsigned i;
 
     HVC(HVC_SNAPSHOT);
-    for (i = 0; i < NV2_NREGS; i++) {
+    for (i = 0; i < nv2_nregs; i++) {
         before[i] = nv2_real[i];
         nv2_regs[i].wr(STORED(nv2_regs[i].off));
     }
     HVC(HVC_SNAPSHOT);
-    for (i = 0; i < NV2_NREGS; i++) {
+    for (i = 0; i < nv2_nregs; i++) {
         CHECK_EQ(n, nv2_regs[i].name, nv2_mem[i], STORED(nv2_regs[i].off));
         CHECK_EQ(n, "register itself", nv2_real[i], before[i]);
     }
@@ -1724,7 +1732,8 @@ static void t_nv2(void)
     WR(PMSCR_EL1, NV2_PMSCR_EL1);
     nv2_lim = BUF_LIMIT | 1;
     VNCR_MEM(VNCR_PMSCR) = SEED(VNCR_PMSCR);
-    for (i = 0; i < NV2_NREGS; i++) {
+    nv2_nregs = (RD(PMSIDR_EL1) & PMSIDR_FDS) ? NV2_NREGS : NV2_NREGS - 1;
+    for (i = 0; i < nv2_nregs; i++) {
         VNCR_MEM(nv2_regs[i].off) = SEED(nv2_regs[i].off);
     }
     DSB();
