@@ -53,26 +53,26 @@ for i in 0 256 1024 4096; do
 		spe_die "could not build the workload"
 done
 
+# The smaller of two decimal numbers, $1 empty meaning none yet.
+lower() {
+	if [ -z "$1" ] || [ "$(echo "$2 < $1" | bc -l)" = 1 ]; then echo "$2"; else echo "$1"; fi
+}
+
 # One run of configuration $1 (QEMU $2, ELF $3, -cpu $4): the lowest wall
 # and CPU seconds seen so far are kept. CPU time (user + sys) of the QEMU
 # process is the primary figure: the machine is shared, and wall-clock
 # time also measures the other users' load.
 declare -A wall cpu
 run_once() {
-	local name=$1 q=$2 elf=$3 opt=${4:-max} w u sy c rc=0
+	local name=$1 q=$2 elf=$3 opt=${4:-max} w u sy rc=0
 	/usr/bin/time -o "$work/time" -f '%e %U %S' \
 		timeout 600 "$q" -M virt,gic-version=2 -cpu "$opt" -m 256M \
 		-nographic -nic none -monitor none -serial none \
 		-semihosting -kernel "$elf" </dev/null >/dev/null 2>&1 || rc=$?
 	[ "$rc" -eq 0 ] || spe_die "$q -cpu $opt $elf failed (exit $rc)"
 	read -r w u sy <"$work/time"
-	c=$(echo "$u + $sy" | bc -l)
-	if [ -z "${cpu[$name]:-}" ] || [ "$(echo "$c < ${cpu[$name]}" | bc -l)" = 1 ]; then
-		cpu[$name]=$c
-	fi
-	if [ -z "${wall[$name]:-}" ] || [ "$(echo "$w < ${wall[$name]}" | bc -l)" = 1 ]; then
-		wall[$name]=$w
-	fi
+	cpu[$name]=$(lower "${cpu[$name]:-}" "$(echo "$u + $sy" | bc -l)")
+	wall[$name]=$(lower "${wall[$name]:-}" "$w")
 }
 
 # Round robin, one run of each configuration a round, best of the rounds:
