@@ -125,33 +125,36 @@ ITERATOR_LOOPS(ours, )
 /* The batch iterators: the same sums over the same records and packets. */
 #define REC_BATCH 64
 #define PKT_BATCH 256
-static void ours_records_batch(const uint8_t *buf, size_t len, struct result *res)
-{
-	static struct spe_record r[REC_BATCH];
-	struct spe_decoder d;
-	uint64_t sum = 0;
-	int ret, k;
-
-	spe_decoder_init(&d, buf, len, 0);
-	while ((ret = spe_decoder_next_records(&d, r, REC_BATCH)) != 0)
-		for (k = 0; k < ret; k++)
-			sum += r[k].addr[0] + r[k].timestamp + r[k].counter[0];
-	from_stats(res, &d.stats, sum);
+#define BATCH_LOOPS(name, pfx)							\
+static void name##_records_batch(const uint8_t *buf, size_t len, struct result *res)	\
+{										\
+	static struct spe_record r[REC_BATCH];					\
+	struct spe_decoder d;							\
+	uint64_t sum = 0;							\
+	int ret, k;								\
+										\
+	pfx##spe_decoder_init(&d, buf, len, 0);					\
+	while ((ret = pfx##spe_decoder_next_records(&d, r, REC_BATCH)) != 0)	\
+		for (k = 0; k < ret; k++)					\
+			sum += r[k].addr[0] + r[k].timestamp + r[k].counter[0];	\
+	from_stats(res, &d.stats, sum);						\
+}										\
+										\
+static void name##_packets_batch(const uint8_t *buf, size_t len, struct result *res)	\
+{										\
+	static struct spe_packet p[PKT_BATCH];					\
+	struct spe_decoder d;							\
+	uint64_t sum = 0;							\
+	int ret, k;								\
+										\
+	pfx##spe_decoder_init(&d, buf, len, 0);					\
+	while ((ret = pfx##spe_decoder_next_packets(&d, p, PKT_BATCH)) != 0)	\
+		for (k = 0; k < ret; k++)					\
+			sum += p[k].payload;					\
+	from_stats(res, &d.stats, sum);						\
 }
 
-static void ours_packets_batch(const uint8_t *buf, size_t len, struct result *res)
-{
-	static struct spe_packet p[PKT_BATCH];
-	struct spe_decoder d;
-	uint64_t sum = 0;
-	int ret, k;
-
-	spe_decoder_init(&d, buf, len, 0);
-	while ((ret = spe_decoder_next_packets(&d, p, PKT_BATCH)) != 0)
-		for (k = 0; k < ret; k++)
-			sum += p[k].payload;
-	from_stats(res, &d.stats, sum);
-}
+BATCH_LOOPS(ours, )
 
 #ifdef HAVE_BASE_DECODER
 /* the same API from another revision's library, symbols renamed base_spe_* */
@@ -159,8 +162,13 @@ void base_spe_decoder_init(struct spe_decoder *d, const void *buf, size_t len,
 			   unsigned int flags);
 int base_spe_decoder_next(struct spe_decoder *d, struct spe_record *rec);
 int base_spe_decoder_next_packet(struct spe_decoder *d, struct spe_packet *pkt);
+int base_spe_decoder_next_records(struct spe_decoder *d, struct spe_record *recs,
+				  unsigned int max);
+int base_spe_decoder_next_packets(struct spe_decoder *d, struct spe_packet *pkts,
+				  unsigned int max);
 
 ITERATOR_LOOPS(base, base_)
+BATCH_LOOPS(base, base_)
 #endif
 
 #ifdef HAVE_PERF_DECODER
@@ -267,7 +275,10 @@ static int same_stats(const char *who, const struct result *rr, const struct res
 	return 1;
 }
 
-enum { B_BW, B_REC, B_PKT, B_RECB, B_PKTB, B_PERF, B_BASE_REC, B_BASE_PKT, B_NR };
+enum {
+	B_BW, B_REC, B_PKT, B_RECB, B_PKTB, B_PERF, B_BASE_REC, B_BASE_PKT, B_BASE_RECB,
+	B_BASE_PKTB, B_NR
+};
 
 static int run(const char *path, int reps, const char *expect)
 {
@@ -283,6 +294,8 @@ static int run(const char *path, int reps, const char *expect)
 #ifdef HAVE_BASE_DECODER
 		[B_BASE_REC] = { "base: records (spe_decoder_next)", base_records },
 		[B_BASE_PKT] = { "base: packets (next_packet)", base_packets },
+		[B_BASE_RECB] = { "base: records (next_records, 64)", base_records_batch },
+		[B_BASE_PKTB] = { "base: packets (next_packets, 256)", base_packets_batch },
 #endif
 	};
 	struct bench *run_b[B_NR];
@@ -355,6 +368,19 @@ static int run(const char *path, int reps, const char *expect)
 #endif
 		printf("ratio ours/base: records %.2fx, packets %.2fx\n",
 		       b[B_BASE_REC].cpu / b[B_REC].cpu, b[B_BASE_PKT].cpu / b[B_PKT].cpu);
+		row(&b[B_BASE_RECB], mb);
+		printf("(%" PRIu64 " records, %" PRIu64 " errors)\n", b[B_BASE_RECB].res.records,
+		       b[B_BASE_RECB].res.errors);
+		row(&b[B_BASE_PKTB], mb);
+		printf("(%" PRIu64 " packets excl. padding, %" PRIu64 " errors)\n",
+		       b[B_BASE_PKTB].res.packets, b[B_BASE_PKTB].res.errors);
+		if (memcmp(&b[B_BASE_RECB].res, rr, sizeof(*rr)) ||
+		    memcmp(&b[B_BASE_PKTB].res, rp, sizeof(*rp))) {
+			printf("MISMATCH base: its batch counts or checksums differ from ours\n");
+			bad = 1;
+		}
+		printf("ratio batch ours/base: records %.2fx, packets %.2fx\n",
+		       b[B_BASE_RECB].cpu / b[B_RECB].cpu, b[B_BASE_PKTB].cpu / b[B_PKTB].cpu);
 	}
 	if (b[B_PERF].fn) {
 		struct result *rf = &b[B_PERF].res;
