@@ -11,6 +11,13 @@
 
 #include "spe_internal.h"
 
+/* the batch packet iterator's vector pre-pass: x86-64, AVX2 chosen at run time */
+#if defined(__GNUC__) && defined(__x86_64__) && defined(__BYTE_ORDER__) && \
+	__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#include <immintrin.h>
+#define HAVE_HDR_SCAN 1
+#endif
+
 /* decode8() stores these eight consecutive byte fields at once. */
 /* fast_record() writes the record's addresses and counters one by one. */
 typedef char spe_rec_layout_check[(SPE_REC_NADDR == 5 && SPE_REC_NCNT == 5) ? 1 : -1];
@@ -279,7 +286,8 @@ static inline const uint8_t *skip_padding(const uint8_t *p, const uint8_t *end)
 #define O64(c, s)	O16(c, s), O16(c, (s) + 16), O16(c, (s) + 32), O16(c, (s) + 48)
 #define O256(c)		{ O64(c, 0u), O64(c, 64u), O64(c, 128u), O64(c, 192u) }
 
-static const uint8_t op_res[4][256] = { O256(0u), O256(1u), O256(2u), O256(3u) };
+/* row 4: zeros, for the headers that are not an Operation Type */
+static const uint8_t op_res[5][256] = { O256(0u), O256(1u), O256(2u), O256(3u), { 0 } };
 
 static inline int op_is_reserved(unsigned int cls, unsigned int s)
 {
@@ -1051,6 +1059,176 @@ int spe_decoder_next_packet(struct spe_decoder *d, struct spe_packet *pkt)
 	return next_packet(d, pkt);
 }
 
+#ifdef HAVE_HDR_SCAN
+/*
+ * The batch packet iterator with a vector pre-pass (x86-64 with AVX2, found
+ * at run time). The portable loop (spe_decoder_next_packets() below, with
+ * fast_packet()) steps from one header to the next by a branch on the
+ * payload size, which the branch predictor learns for a
+ * regular trace; on a trace whose records vary it mispredicts, and stepping
+ * by the length looked up from the header puts two loads on the chain from
+ * one packet to the next (the byte, then its table entry). Here a window of
+ * the trace is first read 32 bytes at a time into hl[], the length of the
+ * packet that each byte would start if it were an 8-bit header, so that the
+ * chain is one load from hl[] (the header's own entry is loaded beside it,
+ * off the chain), and into nz[], a bit per byte that is not Padding, so
+ * that a run of Padding is measured with one count of trailing zeros.
+ */
+#define HS_SPAN		512u	/* bytes per window */
+
+/*
+ * D18.1.1: 1 + the payload length of an 8-bit header depends only on its
+ * top four bits (SPE_HDR_PAYLOAD_LEN()): one 16-entry table.
+ */
+#define HL(h)	((char)(1u + SPE_HDR_PAYLOAD_LEN((h) << 4)))
+#define HL16	HL(0), HL(1), HL(2), HL(3), HL(4), HL(5), HL(6), HL(7),	\
+		HL(8), HL(9), HL(10), HL(11), HL(12), HL(13), HL(14), HL(15)
+
+struct hdr_scan {
+	uint8_t hl[HS_SPAN];
+	uint32_t nz[HS_SPAN / 32 + 2];
+};
+
+/* hl[] and nz[] of the n32 32-byte chunks from p */
+__attribute__((target("avx2")))
+static void hdr_scan_avx2(const uint8_t *p, size_t n32, struct hdr_scan *hs)
+{
+	const __m256i lut = _mm256_setr_epi8(HL16, HL16);
+	const __m256i nib = _mm256_set1_epi8(0x0f);
+	size_t i;
+
+	for (i = 0; i < n32; i++) {
+		__m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(p + 32 * i));
+		__m256i h = _mm256_and_si256(_mm256_srli_epi16(v, 4), nib);
+		__m256i z = _mm256_cmpeq_epi8(v, _mm256_setzero_si256());
+
+		_mm256_storeu_si256((__m256i *)(void *)(hs->hl + 32 * i),
+				    _mm256_shuffle_epi8(lut, h));
+		hs->nz[i] = ~(uint32_t)_mm256_movemask_epi8(z);
+	}
+}
+
+/*
+ * Per 8-bit header, all the scan loop needs of it in one load each: the
+ * fields image (pkt_img[]), the payload mask, the stats to add (packets,
+ * records, unknown in 21-bit fields; HS_SLOW: Padding or a 16-bit header,
+ * not for this loop) and the row of op_res[] with its reserved flag (the
+ * row of zeros unless it is an Operation Type).
+ */
+struct hdr_ent {
+	uint64_t img, mask, cnt, oprow;
+};
+#define HS_REC_SHIFT	21
+#define HS_UNK_SHIFT	42
+#define HS_FIELD	((1ull << 21) - 1)
+#define HS_SLOW		(1ull << 63)
+/* two shifts: one of 64 bits would be undefined for an 8-byte payload */
+#define HE_MASK(b)	(((1ull << (4 * SPE_HDR_PAYLOAD_LEN(b))) << (4 * SPE_HDR_PAYLOAD_LEN(b))) - 1)
+#define HE_CNT(b)	(CLS(b) == K_PAD || CLS(b) == K_EXT ? HS_SLOW :		\
+			 1ull | (uint64_t)(CLS(b) == K_END || CLS(b) == K_TS) << HS_REC_SHIFT |	\
+			 (uint64_t)(CLS(b) == K_UNK) << HS_UNK_SHIFT)
+#define HE(b)	{ IMG(b), HE_MASK(b), HE_CNT(b), CLS(b) == K_OP ? ((b) & 3u) : 4u }
+#define HE4(b)	HE(b), HE((b) + 1), HE((b) + 2), HE((b) + 3)
+#define HE16(b)	HE4(b), HE4((b) + 4), HE4((b) + 8), HE4((b) + 12)
+#define HE64(b)	HE16(b), HE16((b) + 16), HE16((b) + 32), HE16((b) + 48)
+
+static const struct hdr_ent hdr_ents[256] = {
+	HE64(0x00u), HE64(0x40u), HE64(0x80u), HE64(0xc0u),
+};
+
+/* The Padding packet of a run of n (<= 255) bytes, as next_packet() fills it. */
+static inline void pad_packet(struct spe_packet *pkt, size_t off, size_t n)
+{
+	uint64_t img = (pkt_img[SPE_HDR_PADDING] & ~IMG_BYTE(0xffu, 1)) | IMG_BYTE(n, 1);
+
+	pkt->payload = 0;
+	pkt->offset = off;
+	memcpy((char *)pkt + offsetof(struct spe_packet, type), &img, 8);
+}
+
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static int next_packets_scan(struct spe_decoder *d, struct spe_packet *pkts, unsigned int max)
+{
+	const uint8_t *buf = d->buf, *end = buf + d->len;
+	size_t pos = LOAD_POS(d), lim = d->len >= 9 ? d->len - 8 : 0;
+	uint64_t npk = 0, nrec = 0, nunk = 0, npad = 0;
+	struct spe_packet *pkt = pkts, *pend = pkts + max;
+	struct hdr_scan hs;
+
+	/* positions below lim have the 9 bytes the fast path reads */
+	while (pkt < pend && pos < lim) {
+		const uint8_t *wbuf = buf + pos;
+		size_t avail = d->len - pos, n32, k, wl, w = 0;
+		uint64_t acc = 0;
+
+		n32 = (avail < HS_SPAN ? avail : HS_SPAN) / 32;
+		hdr_scan_avx2(wbuf, n32, &hs);
+		hs.nz[n32] = 0;
+		hs.nz[n32 + 1] = 0;
+		for (k = 32 * n32; k < HS_SPAN && k < avail; k++) {
+			hs.hl[k] = (uint8_t)PF_LEN(pkt_tab[wbuf[k]]);
+			hs.nz[n32] |= (uint32_t)(wbuf[k] != SPE_HDR_PADDING) << (k & 31);
+		}
+		wl = (pos + k < lim ? pos + k : lim) - pos;
+		while (w < wl && pkt < pend) {
+			const uint8_t *p = wbuf + w;
+			const struct hdr_ent *e = &hdr_ents[*p];
+			uint64_t c = e->cnt, v, img, m;
+			size_t run;
+
+			if (likely(!(c & HS_SLOW))) {
+				acc += c;
+				v = le64_load(p + 1) & e->mask;
+				img = e->img | IMG_BYTE(op_res[e->oprow][v & 0xffu], 7);
+				pkt->payload = v;
+				pkt->offset = pos + w;
+				memcpy((char *)pkt + offsetof(struct spe_packet, type), &img, 8);
+				pkt++;
+				w += hs.hl[w];
+				continue;
+			}
+			if (*p != SPE_HDR_PADDING)
+				break;
+			/* bits of the bytes from w on; 0 if the run is longer than they show */
+			m = (((uint64_t)hs.nz[(w >> 5) + 1] << 32) | hs.nz[w >> 5]) >> (w & 31);
+			if (likely(m))
+				run = (size_t)__builtin_ctzll(m);
+			else
+				run = (size_t)(skip_padding(p, d->len - (pos + w) > 255 ? p + 255 : end) - p);
+			pad_packet(pkt, pos + w, run);
+			npad += run;
+			w += run;
+			pkt++;
+		}
+		pos += w;
+		npk += acc & HS_FIELD;
+		nrec += (acc >> HS_REC_SHIFT) & HS_FIELD;
+		nunk += (acc >> HS_UNK_SHIFT) & HS_FIELD;
+		if (w < wl && pkt < pend)
+			break;	/* a 16-bit header */
+	}
+	d->pos = pos;
+	d->stats.packets += npk;
+	d->stats.records += nrec;
+	d->stats.unknown += nunk;
+	d->stats.pad_bytes += npad;
+	if (pkt != pkts || !max)
+		return (int)(pkt - pkts);
+	return next_packet(d, pkts);
+}
+#endif
+
+int spe__batch_simd(void)
+{
+#ifdef HAVE_HDR_SCAN
+	return __builtin_cpu_supports("avx2") ? 1 : 0;
+#else
+	return 0;
+#endif
+}
+
 /*
  * The batch packet iterator: the loop of spe_decoder_next_packet() with
  * the position and the stats in registers, so that nothing on the chain
@@ -1066,6 +1244,10 @@ int spe_decoder_next_packet(struct spe_decoder *d, struct spe_packet *pkt)
 int spe_decoder_next_packets(struct spe_decoder *d, struct spe_packet *pkts,
 			     unsigned int max)
 {
+#ifdef HAVE_HDR_SCAN
+	if (!(d->flags & SPE__DEC_NO_SIMD) && spe__batch_simd())
+		return next_packets_scan(d, pkts, max);
+#endif
 #ifdef HAVE_PKT_IMG
 	const uint8_t *buf = d->buf, *end = buf + d->len;
 	size_t pos = LOAD_POS(d);

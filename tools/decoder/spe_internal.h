@@ -22,6 +22,15 @@ size_t spe__resync(struct spe_decoder *d, size_t from);
  */
 #define SPE__DEC_NO_FAST	(1u << 31)
 
+/*
+ * Decoder flag, internal: the batch packet iterator uses its portable loop
+ * even where the vector pre-pass is available (tests compare the two).
+ */
+#define SPE__DEC_NO_SIMD	(1u << 30)
+
+/* 1 if the batch packet iterator's vector pre-pass runs on this machine */
+int spe__batch_simd(void);
+
 /* Bytes after a resynchronization point that the scan may have looked at. */
 #define SPE__RESYNC_LOOKAHEAD	(9u + SPE_MAX_PACKET_LEN + 1u)
 

@@ -146,6 +146,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			REQUIRE(batch_vs_single(padded, n + 256, fl, addr, &c, 0) == 0);
 			REQUIRE(batch_vs_single(data, size, fl, addr, &c, 1) == 0);
 			REQUIRE(batch_vs_single(padded, n + 256, fl, addr, &c, 1) == 0);
+			/* the packet batches' portable loop too, where the default is not it */
+			REQUIRE(batch_vs_single(data, size, fl | SPE__DEC_NO_SIMD, addr, &c, 1) == 0);
+			REQUIRE(batch_vs_single(padded, n + 256, fl | SPE__DEC_NO_SIMD, addr, &c,
+						1) == 0);
 		}
 	}
 

@@ -206,7 +206,7 @@ static void t_fast_vs_general(void)
 }
 
 /* the batch iterators give what one call a result gives */
-static void t_batches(const char *name, int packets)
+static void t_batches(const char *name, int packets, unsigned int flags)
 {
 	unsigned int i, legacy;
 
@@ -216,7 +216,7 @@ static void t_batches(const char *name, int packets)
 		legacy = i & 1;
 		len = mixed_trace(i, (int)legacy);
 		struct chunker c = { .state = rnd() | 1, .max = i % 3 == 2 ? 4096 : 1 + (i % 3) * 40 };
-		long r = batch_vs_single(tr, len, legacy ? SPE_DEC_LEGACY_ALIGN : 0,
+		long r = batch_vs_single(tr, len, flags | (legacy ? SPE_DEC_LEGACY_ALIGN : 0),
 					 legacy ? rnd() & 0xfff : 0, &c, packets);
 
 		if (r) {
@@ -226,6 +226,47 @@ static void t_batches(const char *name, int packets)
 		}
 	}
 	printf("PASS: stream:%s\n", name);
+}
+
+/*
+ * The batch packet iterator on records separated by runs of Padding of
+ * every length from 0 to 300, so that runs start at every offset in the
+ * vector pre-pass's 32-byte chunks and 512-byte windows, cross them, run
+ * past the 64 bits one count of trailing zeros sees, and past the 255 bytes
+ * of one Padding packet; the trace ends in a run of Padding, or is cut.
+ */
+static void t_batch_padding(void)
+{
+	size_t n = 0, run = 0;
+	unsigned int rep;
+
+	for (rep = 0; rep < 3; rep++)
+		for (run = 0; run <= 300; run++) {
+			n += record(tr + n);
+			memset(tr + n, 0x00, run);
+			n += run;
+		}
+	memset(tr + n, 0x00, 40);
+	n += 40;
+	/*
+	 * and the trace cut 0..99 bytes short: the end of the last window at
+	 * every offset of its last 32-byte chunk, which is read byte by byte
+	 */
+	for (rep = 0; rep < 4 * 100; rep++) {
+		unsigned int flags = rep & 1 ? SPE__DEC_NO_SIMD : 0;
+		struct chunker c = { .state = rnd() | 1, .max = rep & 2 ? 7 : 4096 };
+		size_t len = n - rep / 4;
+		long r = batch_vs_single(tr, len, flags, 0, &c, 1);
+
+		if (r) {
+			printf("FAIL: stream:batch-packets-padding: %zu bytes, %s loop, batches of up "
+			       "to %u: result %ld differs\n", len, flags ? "portable" : "default",
+			       (unsigned int)c.max, r);
+			return;
+		}
+	}
+	printf("PASS: stream:batch-packets-padding (%zu bytes, 100 lengths; vector pre-pass %s)\n", n,
+	       spe__batch_simd() ? "in use" : "not available here: portable loop only");
 }
 
 static void t_min_cap(void)
@@ -246,7 +287,9 @@ int main(void)
 	t_chunkings("chunked-vs-whole-legacy-align", 1);
 	t_min_cap();
 	t_fast_vs_general();
-	t_batches("batch-records", 0);
-	t_batches("batch-packets", 1);
+	t_batches("batch-records", 0, 0);
+	t_batches("batch-packets", 1, 0);
+	t_batches("batch-packets-portable", 1, SPE__DEC_NO_SIMD);
+	t_batch_padding();
 	return 0;
 }
