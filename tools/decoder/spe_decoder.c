@@ -1075,6 +1075,11 @@ int spe_decoder_next_packet(struct spe_decoder *d, struct spe_packet *pkt)
  * that a run of Padding is measured with one count of trailing zeros.
  */
 #define HS_SPAN		512u	/* bytes per window */
+/*
+ * Below this many packets a call, the portable loop is faster (measured:
+ * 0.56-0.78x of it at 1 and 2 a call, 1.1-1.2x at 8)
+ */
+#define HS_MIN_BATCH	8u
 
 /*
  * D18.1.1: 1 + the payload length of an 8-bit header depends only on its
@@ -1132,7 +1137,8 @@ struct hdr_ent {
 #define HE16(b)	HE4(b), HE4((b) + 4), HE4((b) + 8), HE4((b) + 12)
 #define HE64(b)	HE16(b), HE16((b) + 16), HE16((b) + 32), HE16((b) + 48)
 
-static const struct hdr_ent hdr_ents[256] = {
+/* aligned: an entry is one load from one cache line */
+static const struct hdr_ent hdr_ents[256] __attribute__((aligned(32))) = {
 	HE64(0x00u), HE64(0x40u), HE64(0x80u), HE64(0xc0u),
 };
 
@@ -1160,14 +1166,20 @@ static int next_packets_scan(struct spe_decoder *d, struct spe_packet *pkts, uns
 	/* positions below lim have the 9 bytes the fast path reads */
 	while (pkt < pend && pos < lim) {
 		const uint8_t *wbuf = buf + pos;
-		size_t avail = d->len - pos, n32, k, wl, w = 0;
+		size_t avail = d->len - pos, span, n32, k, wl, w = 0;
 		uint64_t acc = 0;
 
-		n32 = (avail < HS_SPAN ? avail : HS_SPAN) / 32;
+		/* a 16-bit header first: next_packet() or the next call takes it */
+		if (unlikely((hdr_ents[*wbuf].cnt & HS_SLOW) && *wbuf != SPE_HDR_PADDING))
+			break;
+		/* no more than the packets still wanted may need (9 bytes each) */
+		span = 9 * (size_t)(pend - pkt);
+		span = span < HS_SPAN ? (span + 31) & ~(size_t)31 : HS_SPAN;
+		n32 = (avail < span ? avail : span) / 32;
 		hdr_scan_avx2(wbuf, n32, &hs);
 		hs.nz[n32] = 0;
 		hs.nz[n32 + 1] = 0;
-		for (k = 32 * n32; k < HS_SPAN && k < avail; k++) {
+		for (k = 32 * n32; k < span && k < avail; k++) {
 			hs.hl[k] = (uint8_t)PF_LEN(pkt_tab[wbuf[k]]);
 			hs.nz[n32] |= (uint32_t)(wbuf[k] != SPE_HDR_PADDING) << (k & 31);
 		}
@@ -1245,7 +1257,7 @@ int spe_decoder_next_packets(struct spe_decoder *d, struct spe_packet *pkts,
 			     unsigned int max)
 {
 #ifdef HAVE_HDR_SCAN
-	if (!(d->flags & SPE__DEC_NO_SIMD) && spe__batch_simd())
+	if (max >= HS_MIN_BATCH && !(d->flags & SPE__DEC_NO_SIMD) && spe__batch_simd())
 		return next_packets_scan(d, pkts, max);
 #endif
 #ifdef HAVE_PKT_IMG

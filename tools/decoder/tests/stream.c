@@ -254,7 +254,7 @@ static void t_batch_padding(void)
 	 */
 	for (rep = 0; rep < 4 * 100; rep++) {
 		unsigned int flags = rep & 1 ? SPE__DEC_NO_SIMD : 0;
-		struct chunker c = { .state = rnd() | 1, .max = rep & 2 ? 7 : 4096 };
+		struct chunker c = { .state = rnd() | 1, .max = rep & 2 ? 13 : 4096 };
 		size_t len = n - rep / 4;
 		long r = batch_vs_single(tr, len, flags, 0, &c, 1);
 

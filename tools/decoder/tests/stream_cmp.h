@@ -10,6 +10,7 @@
 #define SPE_STREAM_CMP_H
 
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <arm_spe/spe_decoder.h>
@@ -116,13 +117,16 @@ static long stream_vs_whole(const uint8_t *buf, size_t len, unsigned int flags, 
 
 /*
  * The batch iterators (spe_decoder_next_records(), _packets(), batch sizes
- * from c) against one call a result: every record or packet, every error
- * with the decoder's error state and position, the final stats. packets:
- * compare the packet iterators, else the record iterators.
+ * 1 to min(c->max, BATCH_MAX) from c, and now and then a batch of 0, which
+ * must change nothing) against one call a result: every record or packet,
+ * every error with the decoder's error state and position, the stats after
+ * every batch. packets: compare the packet iterators, else the record
+ * iterators. The buffer is decoded from a copy of exactly len bytes, so
+ * that a read past its end is one under AddressSanitizer.
  */
 #define BATCH_MAX 1100
-static long batch_vs_single(const uint8_t *buf, size_t len, unsigned int flags, uint64_t addr,
-			    struct chunker *c, int packets)
+static long batch_vs_single_at(const uint8_t *buf, size_t len, unsigned int flags,
+			       uint64_t addr, struct chunker *c, int packets)
 {
 	static struct spe_record rb[BATCH_MAX];
 	static struct spe_packet pb[BATCH_MAX];
@@ -136,8 +140,17 @@ static long batch_vs_single(const uint8_t *buf, size_t len, unsigned int flags, 
 	spe_decoder_init(&ds, buf, len, flags);
 	db.buf_addr = ds.buf_addr = addr;
 	do {
-		unsigned int max = 1 + (unsigned int)(next_chunk(c) % BATCH_MAX);
+		unsigned int max = 1 + (unsigned int)((next_chunk(c) - 1) % BATCH_MAX);
 
+		if ((idx & 15) == 7) {
+			size_t pos = db.pos;
+
+			retb = packets ? spe_decoder_next_packets(&db, pb, 0) :
+					 spe_decoder_next_records(&db, rb, 0);
+			if (retb != 0 || db.pos != pos ||
+			    memcmp(&db.stats, &ds.stats, sizeof(db.stats)))
+				return idx + 1;
+		}
 		retb = packets ? spe_decoder_next_packets(&db, pb, max) :
 				 spe_decoder_next_records(&db, rb, max);
 		idx++;
@@ -146,6 +159,7 @@ static long batch_vs_single(const uint8_t *buf, size_t len, unsigned int flags, 
 		if (retb <= 0) {
 			rets = packets ? spe_decoder_next_packet(&ds, &pk) : spe_decoder_next(&ds, &r);
 			if (rets != retb || db.pos != ds.pos ||
+			    memcmp(&db.stats, &ds.stats, sizeof(db.stats)) ||
 			    (retb < 0 && memcmp(&db.err, &ds.err, sizeof(db.err))))
 				return idx;
 			continue;
@@ -156,10 +170,24 @@ static long batch_vs_single(const uint8_t *buf, size_t len, unsigned int flags, 
 					  !same_record(&r, &rb[k])))
 				return idx;
 		}
-		if (db.pos != ds.pos)
+		if (db.pos != ds.pos || memcmp(&db.stats, &ds.stats, sizeof(db.stats)))
 			return idx;
 	} while (retb);
 	return memcmp(&db.stats, &ds.stats, sizeof(db.stats)) ? -1 : 0;
+}
+
+static long batch_vs_single(const uint8_t *buf, size_t len, unsigned int flags, uint64_t addr,
+			    struct chunker *c, int packets)
+{
+	uint8_t *copy = len ? malloc(len) : NULL;
+	long r;
+
+	if (!copy)
+		return batch_vs_single_at(buf, len, flags, addr, c, packets);
+	memcpy(copy, buf, len);
+	r = batch_vs_single_at(copy, len, flags, addr, c, packets);
+	free(copy);
+	return r;
 }
 
 #endif /* SPE_STREAM_CMP_H */
