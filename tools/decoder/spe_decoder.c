@@ -260,6 +260,15 @@ static inline const uint8_t *skip_padding(const uint8_t *p, const uint8_t *end)
 }
 
 /*
+ * The length of the run of Padding at p, as one Padding packet holds it:
+ * up to the next other byte, the end, or 255 bytes.
+ */
+static inline size_t pad_run(const uint8_t *p, const uint8_t *end)
+{
+	return (size_t)(skip_padding(p, end - p > 255 ? p + 255 : end) - p);
+}
+
+/*
  * D18.2.7: does CLASS/SUBCLASS hold a reserved encoding? Same answer as
  * spe_op_decode(...).reserved (checked exhaustively by the unit tests),
  * as a table of the 4 x 256 CLASS/SUBCLASS pairs.
@@ -942,11 +951,8 @@ static int next_packet(struct spe_decoder *d, struct spe_packet *pkt)
 		return 0;
 	if (d->buf[pos] == SPE_HDR_PADDING) {
 		/* a run of Padding bytes is returned as one packet (len <= 255) */
-		const uint8_t *p = d->buf + pos, *q;
-		size_t run;
+		size_t run = pad_run(d->buf + pos, d->buf + d->len);
 
-		q = skip_padding(p, d->buf + (d->len - pos > 255 ? pos + 255 : d->len));
-		run = (size_t)(q - p);
 		memset(pkt, 0, sizeof(*pkt));
 		pkt->type = SPE_PKT_PAD;
 		pkt->len = (uint8_t)run;
@@ -1003,6 +1009,22 @@ static int next_packet(struct spe_decoder *d, struct spe_packet *pkt)
 }
 
 #ifdef HAVE_PKT_IMG
+/* A packet from its payload, offset and the image of its byte fields. */
+static inline void store_packet(struct spe_packet *pkt, size_t off, uint64_t payload,
+				uint64_t img)
+{
+	pkt->payload = payload;
+	pkt->offset = off;
+	memcpy((char *)pkt + offsetof(struct spe_packet, type), &img, 8);
+}
+
+/* The Padding packet of a run of n (<= 255) bytes, as next_packet() fills it. */
+static inline void pad_packet(struct spe_packet *pkt, size_t off, size_t n)
+{
+	store_packet(pkt, off, 0,
+		     (pkt_img[SPE_HDR_PADDING] & ~IMG_BYTE(0xffu, 1)) | IMG_BYTE(n, 1));
+}
+
 /*
  * The packet at pos (8-bit header b, not Padding, table entry f, 9 bytes
  * of data from it) into *pkt, with no branch on what it is; returns the
@@ -1015,11 +1037,9 @@ static inline size_t fast_packet(const uint8_t *p, size_t pos, unsigned int b, u
 				 struct spe_packet *pkt)
 {
 	uint64_t v = le64_load(p + 1) & pmask[PF_LEN(f) - 1];
-	uint64_t img = pkt_img[b] | IMG_BYTE(op_res[b & 3u][v & 0xffu] & (f >> 7), 7);
 
-	pkt->payload = v;
-	pkt->offset = pos;
-	memcpy((char *)pkt + offsetof(struct spe_packet, type), &img, 8);
+	store_packet(pkt, pos, v,
+		     pkt_img[b] | IMG_BYTE(op_res[b & 3u][v & 0xffu] & (f >> 7), 7));
 	switch (PF_LEN(f)) {
 	STEP_CASE(pos, 1, 1);
 	STEP_CASE(pos, 2, 2);
@@ -1142,16 +1162,6 @@ static const struct hdr_ent hdr_ents[256] __attribute__((aligned(32))) = {
 	HE64(0x00u), HE64(0x40u), HE64(0x80u), HE64(0xc0u),
 };
 
-/* The Padding packet of a run of n (<= 255) bytes, as next_packet() fills it. */
-static inline void pad_packet(struct spe_packet *pkt, size_t off, size_t n)
-{
-	uint64_t img = (pkt_img[SPE_HDR_PADDING] & ~IMG_BYTE(0xffu, 1)) | IMG_BYTE(n, 1);
-
-	pkt->payload = 0;
-	pkt->offset = off;
-	memcpy((char *)pkt + offsetof(struct spe_packet, type), &img, 8);
-}
-
 #if defined(__GNUC__)
 __attribute__((noinline))
 #endif
@@ -1187,16 +1197,14 @@ static int next_packets_scan(struct spe_decoder *d, struct spe_packet *pkts, uns
 		while (w < wl && pkt < pend) {
 			const uint8_t *p = wbuf + w;
 			const struct hdr_ent *e = &hdr_ents[*p];
-			uint64_t c = e->cnt, v, img, m;
+			uint64_t c = e->cnt, v, m;
 			size_t run;
 
 			if (likely(!(c & HS_SLOW))) {
 				acc += c;
 				v = le64_load(p + 1) & e->mask;
-				img = e->img | IMG_BYTE(op_res[e->oprow][v & 0xffu], 7);
-				pkt->payload = v;
-				pkt->offset = pos + w;
-				memcpy((char *)pkt + offsetof(struct spe_packet, type), &img, 8);
+				store_packet(pkt, pos + w, v,
+					     e->img | IMG_BYTE(op_res[e->oprow][v & 0xffu], 7));
 				pkt++;
 				w += hs.hl[w];
 				continue;
@@ -1208,7 +1216,7 @@ static int next_packets_scan(struct spe_decoder *d, struct spe_packet *pkts, uns
 			if (likely(m))
 				run = (size_t)__builtin_ctzll(m);
 			else
-				run = (size_t)(skip_padding(p, d->len - (pos + w) > 255 ? p + 255 : end) - p);
+				run = pad_run(p, end);
 			pad_packet(pkt, pos + w, run);
 			npad += run;
 			w += run;
@@ -1270,7 +1278,6 @@ int spe_decoder_next_packets(struct spe_decoder *d, struct spe_packet *pkts,
 		const uint8_t *p = buf + pos;
 		unsigned int b = *p, f = pkt_tab[b];
 		struct spe_packet *pkt = &pkts[n];
-		uint64_t img;
 
 		if (likely(!(f & PF_SLOW))) {
 			npk++;
@@ -1283,14 +1290,9 @@ int spe_decoder_next_packets(struct spe_decoder *d, struct spe_packet *pkts,
 		if (b != SPE_HDR_PADDING)
 			break;
 		{
-			const uint8_t *q = skip_padding(p, d->len - pos > 255 ? p + 255 : end);
-			size_t run = (size_t)(q - p);
+			size_t run = pad_run(p, end);
 
-			/* the fields as next_packet() leaves them: len = the run */
-			img = (pkt_img[SPE_HDR_PADDING] & ~IMG_BYTE(0xffu, 1)) | IMG_BYTE(run, 1);
-			pkt->payload = 0;
-			pkt->offset = pos;
-			memcpy((char *)pkt + offsetof(struct spe_packet, type), &img, 8);
+			pad_packet(pkt, pos, run);
 			npad += run;
 			pos += run;
 			n++;
