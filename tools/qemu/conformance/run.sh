@@ -45,7 +45,7 @@ link_elf() {
 	shift
 	aarch64-linux-gnu-gcc -O2 -g -ffreestanding -nostdlib -nostartfiles \
 		-static -mgeneral-regs-only -march=armv8.2-a -Wall -Werror \
-		-Wl,--no-warn-rwx-segments -T "$here/link.ld" \
+		-Wl,--no-warn-rwx-segments -T "$here/link.ld" -I"$repo/include" \
 		-o "$out" "$here/start.S" "$@"
 }
 

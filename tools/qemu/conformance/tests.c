@@ -38,6 +38,8 @@
 #include <stdint.h>
 #include <stddef.h>
 
+#include <arm_spe/spe_regs.h>
+
 #include "console.h"
 #include "gic.h"
 
@@ -1572,7 +1574,6 @@ static const Nv2Reg nv2_regs[] = {
     NV2_ENTRY(PMSDSFR_EL1, 0x858),
 };
 #define NV2_NREGS (sizeof(nv2_regs) / sizeof(nv2_regs[0]))
-#define PMSIDR_FDS (1ULL << 7)   /* not in ../shared/spec: as Linux's sysreg */
 static unsigned nv2_nregs;      /* set at EL2 before EL1 runs */
 
 /* what EL2 saw: the registers and the VNCR page, on HVC_SNAPSHOT */
@@ -1732,7 +1733,7 @@ static void t_nv2(void)
     WR(PMSCR_EL1, NV2_PMSCR_EL1);
     nv2_lim = BUF_LIMIT | 1;
     VNCR_MEM(VNCR_PMSCR) = SEED(VNCR_PMSCR);
-    nv2_nregs = (RD(PMSIDR_EL1) & PMSIDR_FDS) ? NV2_NREGS : NV2_NREGS - 1;
+    nv2_nregs = (RD(PMSIDR_EL1) & SPE_PMSIDR_FDS_MASK) ? NV2_NREGS : NV2_NREGS - 1;
     for (i = 0; i < nv2_nregs; i++) {
         VNCR_MEM(nv2_regs[i].off) = SEED(nv2_regs[i].off);
     }
