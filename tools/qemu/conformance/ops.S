@@ -253,3 +253,31 @@ gcs_leaf:
 	probe	op_m_ld1d_partial, "mov x6, #0; mov x7, #5; mov x2, #1; .inst 0x25e76cd1", ".inst 0xa002e420"
 	/* WHILELO PN8.B, X6, X7, VLx4, then LD1D {Z0.D-Z3.D}, PN8/Z, [X1, X2, LSL #3] */
 	probe	op_m_ld1d_byte_counter, "mov x6, #0; mov x7, #121; mov x2, #1; .inst 0x25276cd0", ".inst 0xa002e020"
+
+/*
+ * FEAT_MTE (mode MTE): loads based on SP, which only some forms check
+ * (the Arm ARM's tagchecked). The setup points SP at x1; the instruction
+ * after the sampled one puts it back.
+ */
+	.arch	armv8.5-a+memtag+sve
+	probe	op_mte_ldr_sp, "mov x10, sp; mov sp, x1", "ldr x3, [sp, #8]; mov sp, x10"
+	probe	op_mte_ldr_sp_pre, "mov x10, sp; mov sp, x1", "ldr x3, [sp, #16]!; mov sp, x10"
+	probe	op_mte_ldr_sp_reg, "mov x10, sp; mov sp, x1", "ldr x3, [sp, x2]; mov sp, x10"
+	probe	op_mte_stp_sp_post, "mov x10, sp; mov sp, x1", "stp x2, x2, [sp], #16; mov sp, x10"
+	probe	op_mte_ld1d_sp, "ptrue p0.d; mov x10, sp; mov sp, x1", "ld1d {z0.d}, p0/z, [sp, #1, mul vl]; mov sp, x10"
+	probe	op_mte_ldr_lit, "nop", "ldr x3, op_ldrsw_lit_data"
+
+/* void mte_stg(uint64_t p): the Allocation Tag of p's granule := p's tag */
+	.global	mte_stg
+mte_stg:
+	stg	x0, [x0]
+	ret
+
+/* void mte_tco(uint64_t on): PSTATE.TCO, Tag Check Override */
+	.global	mte_tco
+mte_tco:
+	cbz	x0, 1f
+	msr	tco, #1
+	ret
+1:	msr	tco, #0
+	ret

@@ -232,6 +232,8 @@ BUILD_DEFS=-DGCS_PMSVER=4 run GCS 10 max,spe-version=4,spe-strict=off,spe-model=
 run LSE128 4 max,spe-strict=off,spe-model=flat
 # SME2/SVE2p1 multi-vector loads/stores: E[17]/E[18] from a predicate-as-counter
 run MULTI 7 max,spe-strict=off,spe-model=flat
+# FEAT_MTE2: the physical address packet's CH and PAT (the board's mte=on)
+run MTE 13 max,spe-strict=off,spe-model=flat mte=on
 for v in 1 2 3 4 5; do
 	run EVFR 1 "max,spe-version=$v,spe-strict=off"
 done

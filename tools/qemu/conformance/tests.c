@@ -27,7 +27,8 @@
  * -DMODE_LSE128 (FEAT_LSE128's 128-bit atomics), -DMODE_MULTI (SME2's
  * and SVE2p1's multi-vector loads/stores), -DMODE_NV2 (FEAT_NV2: the
  * SPE registers in the VNCR_EL2 page, and the records of an MRS/MSR it
- * makes a load/store; EL1 code under EL2).
+ * makes a load/store; EL1 code under EL2), -DMODE_MTE (FEAT_MTE2: the
+ * physical address packet's CH and PAT, on the board's mte=on).
  *
  * The modes other than STRICT, EL2 and EL3 run with spe-strict=off: their
  * probes disable the buffer while profiling is enabled, which strict mode
@@ -121,6 +122,7 @@ static __attribute__((unused)) void skip_all(const char *const *names,
 #define HOLE_PAGE   0x41010000UL           /* not mapped: fault test */
 #define DATA        0x41100000UL           /* operand memory */
 #define EL0_BLOCK   0x40400000UL           /* link.ld: .text.el0 */
+#define TAG_PAGE    0x41140000UL           /* MODE_MTE: Allocation Tags */
 
 static uint64_t l1[512] __attribute__((aligned(4096)));
 static uint64_t l2[512] __attribute__((aligned(4096)));
@@ -192,8 +194,21 @@ static void mmu_on(void)
 #if defined(MODE_GCS)
     gcs_tables();
 #endif
+#if defined(MODE_MTE)
+    /*
+     * RAM is Tagged Normal (MAIR attr2 0xf0, D18.2.1 CH "checked against
+     * an Allocation Tag in memory") but for the DATA page: AttrIndx 2.
+     */
+    for (i = 0; i < 512; i++) {
+        l2[i] ^= (1 << 2) ^ (2 << 2);
+        if (l3[i] && 0x41000000UL + ((uint64_t)i << 12) != DATA) {
+            l3[i] ^= (1 << 2) ^ (2 << 2);
+        }
+    }
+    l2[(0x41000000UL - 0x40000000UL) >> 21] = (uint64_t)l3 | 3;
+#endif
 
-    WR(mair_el1, 0xff00);                    /* attr0 device, attr1 WB */
+    WR(mair_el1, 0xf0ff00);     /* attr0 device, attr1 WB, attr2 Tagged */
     WR(tcr_el1, 25 | (1 << 8) | (1 << 10) | (3 << 12) | (1 << 23) |
                 (2ULL << 32));
     WR(ttbr0_el1, (uint64_t)l1);
@@ -2583,6 +2598,159 @@ static void t_unpriv(void)
 }
 #endif
 
+#if defined(MODE_MTE)
+/*
+ * FEAT_MTE2 (the virt board's mte=on): D18.2.1's physical address
+ * packet has CH (byte 7 bit 6) set when the sampled access was checked
+ * against an Allocation Tag in memory and PAT (byte 7 bits [3:0]) the
+ * tag it was checked against. Which accesses are Tag Checked is the
+ * Arm ARM's (the instructions' tagchecked, AArch64.AccessIsTagChecked()):
+ * not those based on SP with an immediate offset and no writeback, nor
+ * literal loads, nor Allocation Tag loads, nor any with PSTATE.TCO set,
+ * with TCR_ELx.TCMA and a pointer tag of 0, or to memory that is not
+ * Tagged. For an unchecked access PAT is 0 (D18.2.1 permits 0 or the
+ * tag); with SCTLR_EL1.TCF 0b00 (Tag Check Faults ignored) CH is an
+ * IMPLEMENTATION DEFINED choice: the model's is 0 (emulation.rst).
+ */
+#define ID_AA64PFR1_MTE(v)  (((v) >> 8) & 0xf)
+#define SCTLR_ATA           (1ULL << 43)
+#define SCTLR_TCF_SYNC      (1ULL << 40)
+#define TCR_TBI0            (1ULL << 37)
+#define TCR_TCMA0           (1ULL << 57)
+
+PROBE(op_mte_ldr_sp) PROBE(op_mte_ldr_sp_pre) PROBE(op_mte_ldr_sp_reg)
+PROBE(op_mte_stp_sp_post) PROBE(op_mte_ld1d_sp) PROBE(op_mte_ldr_lit)
+extern char op_ldrsw_lit_data[];
+void mte_stg(uint64_t p);
+void mte_tco(uint64_t on);
+
+static const char *const mte_names[] = {
+    "mte_ldr_checked", "mte_str_checked", "mte_ldr_sp_unchecked",
+    "mte_ldr_sp_preindex_checked", "mte_ldr_sp_regoffset_checked",
+    "mte_stp_sp_postindex_checked", "mte_sve_ld1d_sp_checked",
+    "mte_ldg_unchecked", "mte_ldr_literal_unchecked",
+    "mte_untagged_page_unchecked", "mte_tco_unchecked",
+    "mte_tcma_unchecked", "mte_tcf_none_unchecked",
+};
+
+/*
+ * The first cases of mte_names: @fn(base, @val) accesses TAG_PAGE + @at,
+ * base being that less @off, tagged for it
+ */
+static const struct mte_case {
+    probe_fn *fn;
+    uint16_t at;
+    uint8_t off, val, checked;
+} mte_cases[] = {
+    /* op_ldr: [X1, #8]; op_str: [X1, #16]; odd and even granules */
+    { op_ldr, 0x38, 8, 0, 1 },
+    { op_str, 0x60, 16, 5, 1 },
+    /* SP: [SP, #8] unchecked; with writeback or a register, checked */
+    { op_mte_ldr_sp, 0x88, 8, 0, 0 },
+    { op_mte_ldr_sp_pre, 0x90, 16, 0, 1 },
+    { op_mte_ldr_sp_reg, 0xa8, 0x18, 0x18, 1 },
+    { op_mte_stp_sp_post, 0xc0, 0, 7, 1 },
+    /* SVE contiguous, 256-bit vectors: [SP, #1, MUL VL] is SP + 32 */
+    { op_mte_ld1d_sp, 2048 + 0x60, 32, 0, 1 },
+    /* op_ldg: LDG [X1, #16], an Allocation Tag load */
+    { op_ldg, 0x110, 16, 0, 0 },
+};
+
+/*
+ * The Allocation Tag this program stores for @addr in TAG_PAGE: 1-15 by
+ * 16-byte granule in the first half (neighbours differ: a wrong nibble
+ * of tag memory shows), by 64-byte line in the second (SVE's 32 bytes)
+ */
+static unsigned mte_tag(uint64_t addr)
+{
+    uint64_t off = (addr & ((1ULL << 56) - 1)) - TAG_PAGE;
+
+    return 1 + (off < 2048 ? off >> 4 : off >> 6) % 15;
+}
+
+/* @va - @off tagged for @va: the base a probe adds @off to */
+static uint64_t mte_base(uint64_t va, uint64_t off)
+{
+    return (va - off) | ((uint64_t)mte_tag(va) << 56);
+}
+
+/* Sample @fn(@base, @val), whose access is at @va: its PA packet */
+static void mte_pa(const char *n, probe_fn *fn, uint64_t base, uint64_t val,
+                   uint64_t va, int checked)
+{
+    uint64_t end, pa = va & ((1ULL << 56) - 1);
+    Pkt k;
+
+    fn(probe_setup(2 | (1 << 4)), base, val);       /* E1SPE, PA */
+    end = RD(PMBPTR_EL1);
+    k = find_pkt(BUF_BASE, end, 0xb3, 0xff);
+    CHECK_EQ(n, "PA packet", k.found, 1);
+    /* NS 1, CH, NSE and byte 7 bit 5 0, PAT */
+    CHECK_EQ(n, "PA payload", k.payload,
+             pa | (1ULL << 63) | ((uint64_t)checked << 62) |
+             (checked ? (uint64_t)mte_tag(pa) << 56 : 0));
+    result(n, 1, "", 0, 0);
+    spe_reset_regs();
+}
+
+static void t_mte(void)
+{
+    const char *const *n = mte_names;
+    uint64_t a, tcr = RD(tcr_el1), sctlr = RD(sctlr_el1);
+    unsigned i;
+
+    if (ID_AA64PFR1_MTE(RD(S3_0_C0_C4_1)) < 2) {
+        skip_all(mte_names, ARRAY_LEN(mte_names),
+                 "no FEAT_MTE2 (the virt board gives it with mte=on)");
+        return;
+    }
+    WR(tcr_el1, tcr | TCR_TBI0);
+    __asm__ volatile("tlbi vmalle1; dsb sy; isb" ::: "memory");
+    WR(sctlr_el1, sctlr | SCTLR_ATA | SCTLR_TCF_SYNC);
+    mte_tco(0);
+    ISB();
+    for (a = TAG_PAGE; a < TAG_PAGE + 4096; a += 16) {
+        mte_stg(a | ((uint64_t)mte_tag(a) << 56));
+    }
+    DSB();
+
+    WR(CPACR_EL1, RD(CPACR_EL1) | (3 << 16) | (3 << 20));  /* ZEN, FPEN */
+    ISB();
+    WR(ZCR_EL1, 1);                                         /* 256 bits */
+    ISB();
+    for (i = 0; i < ARRAY_LEN(mte_cases); i++) {
+        const struct mte_case *t = &mte_cases[i];
+
+        a = TAG_PAGE + t->at;
+        mte_pa(n[i], t->fn, mte_base(a, t->off), t->val, a, t->checked);
+    }
+    /* a literal load of Tagged memory (tag 0, as all but TAG_PAGE) */
+    mte_pa(n[i++], op_mte_ldr_lit, 0, 0, (uint64_t)op_ldrsw_lit_data, 0);
+    /* the DATA page is Normal, not Tagged */
+    mte_pa(n[i++], op_ldr, DATA | (3ULL << 56), 0, DATA + 8, 0);
+    /* PSTATE.TCO: Tag Check Override */
+    a = TAG_PAGE + 0x128;
+    mte_tco(1);
+    mte_pa(n[i++], op_ldr, mte_base(a, 8), 0, a, 0);
+    mte_tco(0);
+    /* TCMA0 and a pointer tag of 0 (the granule's is not) */
+    WR(tcr_el1, tcr | TCR_TBI0 | TCR_TCMA0);
+    __asm__ volatile("tlbi vmalle1; dsb sy; isb" ::: "memory");
+    a = TAG_PAGE + 0x148;
+    mte_pa(n[i++], op_ldr, a - 8, 0, a, 0);
+    WR(tcr_el1, tcr | TCR_TBI0);
+    __asm__ volatile("tlbi vmalle1; dsb sy; isb" ::: "memory");
+    /* SCTLR_EL1.TCF 0b00: no Tag Check Fault, the model reports CH 0 */
+    WR(sctlr_el1, sctlr | SCTLR_ATA);
+    ISB();
+    a = TAG_PAGE + 0x168;
+    mte_pa(n[i], op_ldr, mte_base(a, 8), 0, a, 0);
+    WR(sctlr_el1, sctlr);
+    WR(tcr_el1, tcr);
+    __asm__ volatile("tlbi vmalle1; dsb sy; isb" ::: "memory");
+}
+#endif
+
 #if defined(MODE_EL0)
 /* el0.S */
 uint64_t run_el0(void (*fn)(uint64_t), uint64_t arg);
@@ -2971,6 +3139,8 @@ int main(void)
     t_lse128();
 #elif defined(MODE_MULTI)
     t_multi();
+#elif defined(MODE_MTE)
+    t_mte();
 #else
     puts_(gic_init(SPE_INTID) == 3 ? "# GICv3\n" : "# GICv2\n");
     t_id();
