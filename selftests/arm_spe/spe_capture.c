@@ -15,6 +15,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <sys/auxv.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include "spe_test.h"
@@ -23,12 +24,21 @@
 #ifndef HWCAP2_SME
 #define HWCAP2_SME	(1 << 23)
 #endif
+#ifndef HWCAP2_MTE
+#define HWCAP2_MTE	(1 << 18)
+#endif
+#ifndef PROT_MTE
+#define PROT_MTE	0x20		/* asm/mman.h */
+#endif
 
 uint64_t wl_buf[WL_WORDS];
+/* WL_MTE's buffer: PROT_MTE, the pointer tagged (cap.mte_*) */
+static uint64_t *mte_buf;
 static uint8_t mis_buf[64] __attribute__((aligned(64)));
 static int zero_fd = -1;	/* /dev/zero, for WL_READ_ZERO */
 
-enum wl { WL_LDST, WL_BRANCH, WL_SYSCALL, WL_MISALIGN, WL_SIMDFP, WL_SVE, WL_SME, WL_READ_ZERO };
+enum wl { WL_LDST, WL_BRANCH, WL_SYSCALL, WL_MISALIGN, WL_SIMDFP, WL_SVE, WL_SME, WL_READ_ZERO,
+	  WL_MTE };
 
 #define LDST_ITERS	60000ull
 #define BRANCH_ITERS	60000ull
@@ -47,6 +57,9 @@ static void run_wl(enum wl w, int slices, struct spe_session *s)
 		switch (w) {
 		case WL_LDST:
 			spe_wl_ldst(wl_buf, WL_WORDS - 1, LDST_ITERS / slices);
+			break;
+		case WL_MTE:
+			spe_wl_ldst(mte_buf, WL_WORDS - 1, LDST_ITERS / slices);
 			break;
 		case WL_BRANCH:
 			spe_wl_branch(BRANCH_ITERS / slices);
@@ -121,6 +134,10 @@ static int capture_hook(const struct spe_pmu_info *p, struct perf_event_attr *a,
 	if (w == WL_MISALIGN) {
 		e->buf = mis_buf;
 		e->buf_len = sizeof(mis_buf);
+	} else if (w == WL_MTE) {
+		/* the records' VAs are compared without their top byte */
+		e->buf = (void *)((uintptr_t)mte_buf & 0x00ffffffffffffffull);
+		e->buf_len = sizeof(wl_buf);
 	} else {
 		e->buf = wl_buf;
 		e->buf_len = sizeof(wl_buf);
@@ -1034,6 +1051,90 @@ TEST_F(cap, physical_address)
 	EXPECT_GT(self->st.loop_mem, 10);
 	EXPECT_EQ(self->st.loop_mem, self->st.loop_mem_pa);
 	EXPECT_GE(self->st.loads + self->st.stores, self->st.with_pa);
+}
+
+/*
+ * FEAT_MTE2, D18.2.1: the physical address packet's CH is set when the
+ * sampled access was checked against an Allocation Tag in memory, and
+ * PAT is that tag. The ldst workload's LDR and STR (register offset:
+ * Tag Checked forms, whatever the base) on a PROT_MTE buffer whose
+ * granules hold MTE_TAG, through a pointer tagged MTE_TAG, with
+ * synchronous tag checking for the task (PR_MTE_TCF_SYNC: Tag Check
+ * Faults not ignored, so CH is not IMPLEMENTATION DEFINED): every loop
+ * load or store with a PA has CH 1 and PAT MTE_TAG. On wl_buf, which is
+ * not Tagged memory, the same accesses are unchecked: CH 0 on any CPU
+ * (PAT is then 0 or the tag, IMPLEMENTATION DEFINED: not checked).
+ */
+#define MTE_TAG		0xaull
+
+struct mte_count {
+	unsigned int ch;
+	uint64_t pa_recs, bad, first_bad;
+};
+
+static void mte_hook(const struct spe_record *r, void *arg, struct spe_stats *st)
+{
+	struct mte_count *c = arg;
+	uint64_t pc = spe_addr_va_sext(r->addr[SPE_ADDR_IDX_PC]);
+	uint64_t pa = r->addr[SPE_ADDR_IDX_DATA_PA];
+	struct spe_op op;
+
+	spe_op_decode(r->op_class, r->op_subclass, &op);
+	if (pc < (uintptr_t)spe_wl_ldst_loop || pc >= (uintptr_t)spe_wl_ldst_end ||
+	    !op.is_ldst || !(r->present & SPE_REC_DATA_PA))
+		return;
+	c->pa_recs++;
+	if (SPE_ADDR_CH(pa) != c->ch || (c->ch && SPE_ADDR_PAT(pa) != MTE_TAG))
+		if (!c->bad++)
+			c->first_bad = pa;
+}
+
+TEST_F(cap, mte_tag_checked_physical_address)
+{
+	struct mte_count c = { .ch = 1 };
+	uint64_t *m;
+
+	if (!(getauxval(AT_HWCAP2) & HWCAP2_MTE))
+		SKIP(return, "no MTE for tasks (HWCAP2_MTE)");
+	ASSERT_EQ(0, prctl(PR_SET_TAGGED_ADDR_CTRL, PR_TAGGED_ADDR_ENABLE | PR_MTE_TCF_SYNC |
+			   (0xfffeul << PR_MTE_TAG_SHIFT), 0, 0, 0));
+	m = mmap(NULL, sizeof(wl_buf), PROT_READ | PROT_WRITE | PROT_MTE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, m);
+	mte_buf = (uint64_t *)((uintptr_t)m | MTE_TAG << 56);
+	spe_mte_set_tags(mte_buf, sizeof(wl_buf));
+	/* Map the buffer first, through the tagged pointer (checked) */
+	memset(mte_buf, 1, sizeof(wl_buf));
+	self->a.config |= CFG_PA;
+	ASSERT_OPEN(capture_hook(&self->p, &self->a, 0, -1, WL_MTE, &self->e, &self->st,
+				 &self->s, mte_hook, &c), &self->s);
+	EXPECT_VALID(&self->st);
+	TH_LOG("%llu loop loads/stores with a PA, %llu without CH 1 and PAT %#llx (first PA payload %#llx)",
+	       (unsigned long long)c.pa_recs, (unsigned long long)c.bad, MTE_TAG,
+	       (unsigned long long)c.first_bad);
+	EXPECT_GT(c.pa_recs, 10);
+	EXPECT_EQ(0, c.bad);
+	munmap(m, sizeof(wl_buf));
+}
+
+TEST_F(cap, physical_address_untagged_unchecked)
+{
+	struct mte_count c = { .ch = 0 };
+
+	/* With MTE, tag checking on: only the memory type leaves it unchecked */
+	if (getauxval(AT_HWCAP2) & HWCAP2_MTE)
+		ASSERT_EQ(0, prctl(PR_SET_TAGGED_ADDR_CTRL, PR_TAGGED_ADDR_ENABLE |
+				   PR_MTE_TCF_SYNC | (0xfffeul << PR_MTE_TAG_SHIFT), 0, 0, 0));
+	self->a.config |= CFG_PA;
+	memset(wl_buf, 1, sizeof(wl_buf));
+	ASSERT_OPEN(capture_hook(&self->p, &self->a, 0, -1, WL_LDST, &self->e, &self->st,
+				 &self->s, mte_hook, &c), &self->s);
+	EXPECT_VALID(&self->st);
+	TH_LOG("%llu loop loads/stores with a PA, %llu with CH set (first PA payload %#llx)",
+	       (unsigned long long)c.pa_recs, (unsigned long long)c.bad,
+	       (unsigned long long)c.first_bad);
+	EXPECT_GT(c.pa_recs, 10);
+	EXPECT_EQ(0, c.bad);
 }
 
 TEST_F(cap, no_physical_address_by_default)

@@ -134,4 +134,20 @@ spe_wl_sme_end:
 
 	.globl	spe_wl_end
 spe_wl_end:
+
+/*
+ * void spe_mte_set_tags(uint64_t *p, uint64_t len): the Allocation Tag of
+ * every 16-byte granule of [p, p + len) := p's tag (STG, FEAT_MTE). Not a
+ * workload: after spe_wl_end.
+ */
+	.arch	armv8.5-a+memtag
+	.globl	spe_mte_set_tags
+	.type	spe_mte_set_tags, %function
+spe_mte_set_tags:
+	cbz	x1, 2f
+1:	stg	x0, [x0], #16
+	subs	x1, x1, #16
+	b.hi	1b
+2:	ret
+	.size	spe_mte_set_tags, . - spe_mte_set_tags
 	.section .note.GNU-stack,"",%progbits

@@ -87,6 +87,9 @@ grep -qx 'CONFIG_ARM64_SVE=y' "$kconfig" 2>/dev/null && kernel_sve=1
 # SME for tasks (HWCAP2_SME): what the SME workload needs
 kernel_sme=0
 grep -qx 'CONFIG_ARM64_SME=y' "$kconfig" 2>/dev/null && kernel_sme=1
+# MTE for tasks (HWCAP2_MTE, PROT_MTE): what cap.mte_* needs
+kernel_mte=0
+grep -qx 'CONFIG_ARM64_MTE=y' "$kconfig" 2>/dev/null && kernel_mte=1
 grep -qwE 'perf_allow_kernel|sysctl_perf_event_paranoid' "$KDIR/Module.symvers" 2>/dev/null &&
 	paranoid_kernel=1
 
@@ -117,6 +120,12 @@ expected_skips() {
 		x 'capture/cap.sme_*' "kernel without CONFIG_ARM64_SME: no SME for tasks"
 	elif [ "$model" != max ]; then
 		x 'capture/cap.sme_*' "the CPU ($model) has no SME"
+	fi
+	# FEAT_MTE2: -cpu max has it with the board's tag memory (mte=on)
+	if [ "$mte" != 1 ]; then
+		x 'capture/cap.mte_*' "no FEAT_MTE2 in this boot (the virt board's mte=on)"
+	elif [ "$kernel_mte" != 1 ]; then
+		x 'capture/cap.mte_*' "kernel without CONFIG_ARM64_MTE: no MTE for tasks"
 	fi
 	[ "$fault" = s1:1 ] || x 'buffer/buf.injected_fault_at_schedule_out' "the first record does not fault in this boot"
 	[ "$firmware" = acpi ] && x 'module_load' "module_load.sh needs the DT node (ACPI boot)"
@@ -236,6 +245,9 @@ boot() {
 	# buffer to Non-secure state as TF-A does; 0b00 gives it to Secure
 	# state: SPE supplement 3.4.2).
 	case ,${machine:-}, in *,secure=on,*) el3=1 ;; esac
+	# mte=on: the board gives tag memory, -cpu max then has FEAT_MTE2
+	local mte=0
+	case ,${machine:-}, in *,mte=on,*) [ "$model" = max ] && mte=1 ;; esac
 	# spe-cpu-mask=M: only the CPUs of mask M have SPE (QEMU's virt).
 	local spe_cpus=-1
 	case ,${machine:-}, in *,spe-cpu-mask=*)
@@ -367,7 +379,8 @@ boot big64 "spe-maxsize=512" load discovery buffer
 boot v1p2 "spe-version=3" load discovery capture
 boot v1 "spe-version=1,spe-fne=off" load discovery capture errors
 boot nofilt "spe-version=3,spe-fe=off,spe-ft=off,spe-fl=off,spe-fne=off" load discovery errors capture
-boot eft "spe-eft=on,spe-fds=on,spe-lds=on,spe-fpf=on,spe-crr=on,spe-pbt=on,spe-maxsize=128" load discovery capture errors
+# with the board's tag memory: MTE for tasks, the PA packet's CH and PAT
+machine=mte=on boot eft "spe-eft=on,spe-fds=on,spe-lds=on,spe-fpf=on,spe-crr=on,spe-pbt=on,spe-maxsize=128" load discovery capture errors
 # The kernel at EL2 (VHE): PMSCR_EL1 accesses reach PMSCR_EL2, the PID is
 # in CONTEXTIDR_EL2 (Context index 1), kernel samples are EL2 samples.
 machine=virtualization=on boot vhe "" load discovery capture errors buffer observe platform unload
