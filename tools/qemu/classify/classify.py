@@ -29,6 +29,10 @@ Checks, for each valid word:
   ea       the registers and offset that form the data address (base,
            index, immediate in bytes or in MUL VL units, PC offset),
            against LLVM's operands
+  sme      SME data processing on ZA (an operand of LLVM's names ZA):
+           what FEAT_SPE_SME's SME array subclass measures (ETS), a tile
+           of the ZA operand's element size, one vector (MOVA) or the
+           whole ZA array (ZERO), and FP (the mnemonic)
 
 A disagreement is explained only by a row of the table between the
 markers ``.. classify-allow-begin`` and ``.. classify-allow-end`` in
@@ -99,6 +103,15 @@ GROUPS = [
     ("sme", 0xFE000000, 0xE0000000),
     ("sme-ldst-za", 0xFF000010, 0xE0000000),
     ("sme-ldr-str", 0xFFDF9C10, 0xE1000000),
+    # SME data processing: the floating-point outer products (bits
+    # [31:25] = 0b1000000), the integer ones (0b1010000, bit 23 set) and
+    # MOVA, ADDHA/ADDVA and ZERO (bits [31:24] = 0xC0)
+    ("sme-fp-mopa", 0xFE000000, 0x80000000),
+    ("sme-int-mopa", 0xFE800000, 0xA0800000),
+    ("sme-mova-addha-zero", 0xFF000000, 0xC0000000),
+    ("sme-mova", 0xFF3C0000, 0xC0000000),
+    ("sme-addha", 0xFFBE0000, 0xC0900000),
+    ("sme-zero", 0xFFFFFF00, 0xC0080000),
 ]
 
 # What QEMU 10.0 does not implement and 10.2's -cpu max has (--base 10.2):
@@ -111,7 +124,8 @@ GROUPS_10_2 = [
 ]
 
 MATTR = ("+v8.7a,+sve,+sve2,+lse,+rcpc,+mte,+mops,+fullfp16,+fp16fml,"
-         "+bf16,+i8mm,+f64mm,+sha3,+sm4,+crc,+rand,+sme,+sme2")
+         "+bf16,+i8mm,+f64mm,+sha3,+sm4,+crc,+rand,+sme,+sme2,"
+         "+sme-i16i64,+sme-f64f64")
 MATTR_10_2 = MATTR + ",+sve2p1"
 
 OP_OTHER, OP_LDST, OP_BRANCH = 0, 1, 2
@@ -133,6 +147,12 @@ NO_RETURN_RE = re.compile(
 # (FP, BFloat16, conversions to FP: the mnemonic)
 SVE_PRED_RE = re.compile(r"_ZP[mz]")
 SVE_FP_RE = re.compile(r"^(f|bf|scvtf|ucvtf)")
+# SME's (not SME2's) operations on ZA, by LLVM opcode: what ETS measures
+SME_TILE_RE = re.compile(r"^(F|BF|S|U|SU|US)MOP[AS]L?_MPPZZ(_[SD])?$|"
+                         r"^ADD[HV]A_MPPZ_[SD]$")
+SME_VECTOR_RE = re.compile(r"^(INSERT_MXIPZ|EXTRACT_ZPMXI)_[HV]_[BHSDQ]$")
+SME_NONE, SME_TILE, SME_VECTOR, SME_ZA = 0, 1, 2, 3
+ESZ = {"b": 0, "h": 1, "s": 2, "d": 3, "q": 4}
 STATUS_FIRST = ("stxr", "stlxr", "stxp", "stlxp")
 REG_BYTES = {"w": 4, "x": 8, "b": 1, "h": 2, "s": 4, "d": 8, "q": 16}
 
@@ -208,7 +228,8 @@ def ours(driver, words):
                         sve=f[5] == "1", size=int(f[6]),
                         cond_kind=int(f[7]), branch=int(f[9]), ea=int(f[10]),
                         exc=f[11] == "1", rn=int(f[14]), rm=int(f[15]),
-                        imm=int(f[16]), cr=int(f[17])))
+                        imm=int(f[16]), cr=int(f[17]),
+                        sme_array=int(f[18]), esz=int(f[19]), fp=f[13] == "1"))
     if len(out) != len(words):
         sys.exit("classify: the driver classified %d of %d words" %
                  (len(out), len(words)))
@@ -274,9 +295,13 @@ def check_ea(ops, c):
 def check_one(name, mnem, ops, fl, c):
     """The disagreements (check, what LLVM says, what we say) for one word."""
     bad = []
+    # LLVM models SME's ZA array as memory (MOVA from a tile slice is
+    # mayLoad); an operation whose only "memory" is ZA, with no address
+    # operand, accesses no memory: D18.2.7 class by the access
+    za_only = re.search(r"\bza", ops) and not re.search(r"\[(x\d+|sp)\b", ops)
     if fl & {"Branch", "Call", "Return"}:
         want = OP_BRANCH
-    elif fl & {"MayLoad", "MayStore"}:
+    elif fl & {"MayLoad", "MayStore"} and not za_only:
         want = OP_LDST
     else:
         want = OP_OTHER
@@ -324,7 +349,26 @@ def check_one(name, mnem, ops, fl, c):
         cr = 1 if "Call" in fl else 2 if "Return" in fl else 3
         if c["cr"] != cr:
             bad.append(("cr", "CR=%d" % cr, "CR=%d" % c["cr"]))
-    if want == OP_OTHER:
+    if want == OP_OTHER and re.search(r"\bza", ops):
+        # FEAT_SPE_SME, D18.2.7 Data processing, SME array: ETS is the
+        # tile size (a ZA tile: the operand's element size), the vector
+        # length (MOVA between a vector and a tile slice) or the whole
+        # ZA array (ZERO); FP for floating-point operations
+        if SME_TILE_RE.match(name):
+            m = re.match(r"za\d+\.([bhsdq])", ops)
+            exp = (SME_TILE, ESZ[m.group(1)] if m else -1)
+        elif SME_VECTOR_RE.match(name):
+            exp = (SME_VECTOR, None)
+        elif name == "ZERO_M":
+            exp = (SME_ZA, None)
+        else:
+            exp = (SME_NONE, None)
+        fp = mnem.startswith(("f", "bf")) and exp[0] != SME_NONE
+        got = (c["sme_array"], c["esz"] if exp[0] == SME_TILE else None)
+        if got != exp or c["fp"] != fp:
+            bad.append(("sme", "kind=%d esz=%s FP=%d" % (exp + (fp,)),
+                        "kind=%d esz=%s FP=%d" % (got + (c["fp"],))))
+    elif want == OP_OTHER:
         # D18.2.7 Data processing, SVE vector (FEAT_SPEv1p1 with
         # FEAT_SVE): an SVE operation on vectors (a Z register among
         # LLVM's operands); PRED if it writes a vector destination under
