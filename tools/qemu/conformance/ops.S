@@ -246,6 +246,8 @@ gcs_leaf:
  * PN8).
  */
 	probe	op_m_ld1b_true, ".inst 0x25207810", ".inst 0xa0400020"
+	/* LD1B {Z0.B-Z3.B}, PN8/Z, [X1] (0xa0408020) */
+	probe	op_m_ld1b_x4, ".inst 0x25207810", ".inst 0xa0408020"
 	probe	op_m_ld1b_partial, "mov x6, #0; mov x7, #3; .inst 0x25274cd0", ".inst 0xa0400020"
 	probe	op_m_ld1b_empty, ".inst 0x2518e408", ".inst 0xa0400020"
 	probe	op_m_ld1b_counter_d, ".inst 0x25e07810", ".inst 0xa0400020"
@@ -281,3 +283,17 @@ mte_tco:
 	ret
 1:	msr	tco, #0
 	ret
+
+/*
+ * FEAT_SPE_SME (mode SME): SME's operations on ZA and operations in
+ * Streaming SVE mode. The caller leaves with SMSTOP.
+ */
+	.arch	armv9-a+sme+sme-i64
+	probe	op_sme_fmopa_s, "smstart; ptrue p0.s", "fmopa za0.s, p0/m, p0/m, z0.s, z1.s"
+	probe	op_sme_smopa_d, "smstart; ptrue p0.d", "smopa za1.d, p0/m, p0/m, z0.h, z1.h"
+	probe	op_sme_addha_s, "smstart; ptrue p0.s", "addha za2.s, p0/m, p0/m, z0.s"
+	probe	op_sme_mova, "smstart; ptrue p0.s; mov w12, #0", "mova za0h.s[w12, 0], p0/m, z0.s"
+	probe	op_sme_zero, "smstart za", "zero {za}"
+	probe	op_sme_add_sm, "smstart", "add x3, x2, x1"
+	probe	op_sme_sve_add_sm, "smstart", "add z0.s, z1.s, z2.s"
+	probe	op_sme_ldr_za_nsm, "smstart za; mov w12, #0", "ldr za[w12, 0], [x1]"

@@ -214,6 +214,8 @@ props crr-needs-v1p4 max,spe-version=4,spe-crr=on spe-version
 props fpf-needs-v1p4 max,spe-version=4,spe-fpf=on spe-version
 props pbt-needs-v1p2 max,spe-version=2,spe-pbt=on,spe-maxsize=128 spe-version
 props pbt-needs-maxsize-128 max,spe-pbt=on spe-maxsize
+props sme-needs-v1p4 max,spe-version=4,spe-sme=on spe-version
+props sme-needs-sme max,sme=off,spe-sme=on spe-sme
 props accepted max,spe-model=flat,spe-l1d-kib=32,spe-l2-kib=512,spe-llc-kib=4096,spe-el3-nspb=0
 props_readonly
 cpu_expansion
@@ -231,7 +233,12 @@ BUILD_DEFS=-DGCS_PMSVER=4 run GCS 10 max,spe-version=4,spe-strict=off,spe-model=
 # FEAT_LSE128: the 128-bit atomics as Load/store, extended
 run LSE128 4 max,spe-strict=off,spe-model=flat
 # SME2/SVE2p1 multi-vector loads/stores: E[17]/E[18] from a predicate-as-counter
-run MULTI 7 max,spe-strict=off,spe-model=flat
+run MULTI 8 max,spe-strict=off,spe-model=flat
+# ... with FEAT_SPE_SME: EVL of all the vectors, 0b111 beyond 2048 bits
+BUILD_DEFS=-DSPE_SME=1 run MULTI 8 max,spe-sme=on,spe-strict=off,spe-model=flat
+# FEAT_SPE_SME: SME's operations on ZA, E[24]/E[25]; then none of it without
+BUILD_DEFS=-DSPE_SME=1 run SME 10 max,spe-sme=on,spe-strict=off,spe-model=flat
+BUILD_DEFS=-DSPE_SME=0 run SME 10 max,spe-strict=off,spe-model=flat
 # FEAT_MTE2: the physical address packet's CH and PAT (the board's mte=on)
 run MTE 13 max,spe-strict=off,spe-model=flat mte=on
 for v in 1 2 3 4 5; do

@@ -28,7 +28,8 @@
  * and SVE2p1's multi-vector loads/stores), -DMODE_NV2 (FEAT_NV2: the
  * SPE registers in the VNCR_EL2 page, and the records of an MRS/MSR it
  * makes a load/store; EL1 code under EL2), -DMODE_MTE (FEAT_MTE2: the
- * physical address packet's CH and PAT, on the board's mte=on).
+ * physical address packet's CH and PAT, on the board's mte=on), -DMODE_SME
+ * (FEAT_SPE_SME, SPE_SME=1, and the same operations without it).
  *
  * The modes other than STRICT, EL2 and EL3 run with spe-strict=off: their
  * probes disable the buffer while profiling is enabled, which strict mode
@@ -2751,6 +2752,93 @@ static void t_mte(void)
 }
 #endif
 
+#if defined(MODE_SME)
+/*
+ * FEAT_SPE_SME (spe-sme=on, SPE_SME=1; run.sh runs the mode without it
+ * too), with a 512-bit streaming vector length (SMCR_EL1.LEN = 3).
+ * PMSIDR_EL1.SME is bit 32 (the Arm ARM's register description, as
+ * Linux's arch/arm64/tools/sysreg has it). D18.2.7 Data processing, SME
+ * array: SUBCLASS 0b1 ETS[3:1] 1 ETS[0] FP 0, ETS = log2(bits) - 7 of
+ * what the operation does to ZA: FMOPA into ZA0.S a tile of (512 / 32)^2
+ * words, 8192 bits, ETS 0b0110, FP; SMOPA into ZA1.D (512 / 64)^2
+ * doublewords, 4096 bits, 0b0101; ADDHA into ZA2.S 0b0110; MOVA of one
+ * vector into a slice 512 bits, 0b0010; ZERO {ZA} the whole array,
+ * 0b1111. D18.2.6 E[24] for an operation in Streaming SVE mode (a scalar
+ * ADD too), E[25] (executed on an SMCU, IMPLEMENTATION DEFINED: the
+ * model's SMCU runs the SME array operations and, in Streaming SVE mode,
+ * the SVE and SME vector operations and loads/stores). Without
+ * FEAT_SPE_SME: Other with no subclass bits, and neither event.
+ */
+#ifndef SPE_SME
+#define SPE_SME 1
+#endif
+#define SPE_SUB_SME(ets, fp) \
+    (0x88 | (((ets) >> 1) << 4) | (((ets) & 1) << 2) | ((fp) << 1))
+#define EV_SM   (1ULL << 24)
+#define EV_SMCU (1ULL << 25)
+#define SMSTOP() __asm__ volatile(".inst 0xd503467f" ::: "memory")
+
+PROBE(op_sme_fmopa_s) PROBE(op_sme_smopa_d) PROBE(op_sme_addha_s)
+PROBE(op_sme_mova) PROBE(op_sme_zero) PROBE(op_sme_add_sm)
+PROBE(op_sme_sve_add_sm) PROBE(op_sme_ldr_za_nsm)
+
+static const struct sme_case {
+    const char *name;
+    probe_fn *fn;
+    uint8_t hdr, sub, sub_off;  /* sub_off: the subclass without SPE_SME */
+    uint64_t ev;                /* E[25:24] with it */
+} sme_cases[] = {
+    { "sme_fmopa_tile_s_fp", op_sme_fmopa_s, 0x48, SPE_SUB_SME(6, 1), 0,
+      EV_SM | EV_SMCU },
+    { "sme_smopa_tile_d", op_sme_smopa_d, 0x48, SPE_SUB_SME(5, 0), 0,
+      EV_SM | EV_SMCU },
+    { "sme_addha_tile_s", op_sme_addha_s, 0x48, SPE_SUB_SME(6, 0), 0,
+      EV_SM | EV_SMCU },
+    { "sme_mova_vector", op_sme_mova, 0x48, SPE_SUB_SME(2, 0), 0,
+      EV_SM | EV_SMCU },
+    /* SMSTART ZA: ZA on, not in Streaming SVE mode */
+    { "sme_zero_whole_za", op_sme_zero, 0x48, SPE_SUB_SME(15, 0), 0,
+      EV_SMCU },
+    { "sme_scalar_add_streaming", op_sme_add_sm, 0x48, 0, 0, EV_SM },
+    /* SVE vector 0b0 EVL 1 PRED FP 0, EVL 0b100: the 512-bit SVL */
+    { "sme_sve_add_streaming", op_sme_sve_add_sm, 0x48, 0x48, 0x48,
+      EV_SM | EV_SMCU },
+    { "sme_ldr_za_not_streaming", op_sme_ldr_za_nsm, 0x49, 0x48, 0x48, 0 },
+    { "sme_scalar_add_not_streaming", op_add, 0x48, 0, 0, 0 },
+};
+
+static void t_sme(void)
+{
+    const char *n = "sme_pmsidr_sme";
+    unsigned i;
+
+    result(n, ((RD(PMSIDR_EL1) >> 32) & 1) == SPE_SME, "PMSIDR_EL1.SME",
+           (RD(PMSIDR_EL1) >> 32) & 1, SPE_SME);
+    WR(CPACR_EL1, RD(CPACR_EL1) | (3 << 24) | (3 << 16) | (3 << 20));
+    ISB();
+    WR(SMCR_EL1, 3);
+    ISB();
+    for (i = 0; i < ARRAY_LEN(sme_cases); i++) {
+        const struct sme_case *t = &sme_cases[i];
+        uint64_t end = probe_run(t->fn, DATA, 0), ev;
+        Pkt k;
+
+        SMSTOP();
+        n = t->name;
+        k = find_pkt(BUF_BASE, end, 0x48, 0xfc);
+        CHECK_EQ(n, "OpType header", k.hdr, t->hdr);
+        CHECK_EQ(n, "OpType payload", k.payload, SPE_SME ? t->sub : t->sub_off);
+        /* Events, 16- or 32-bit (D18.2.6 SZ): E[1] retired */
+        k = find_pkt(BUF_BASE, end, 0x42, 0xcf);
+        ev = k.payload;
+        CHECK_EQ(n, "retired", (ev >> 1) & 1, 1);
+        CHECK_EQ(n, "E[25:24]", ev & (EV_SM | EV_SMCU), SPE_SME ? t->ev : 0);
+        result(n, 1, "", 0, 0);
+        spe_reset_regs();
+    }
+}
+#endif
+
 #if defined(MODE_EL0)
 /* el0.S */
 uint64_t run_el0(void (*fn)(uint64_t), uint64_t arg);
@@ -3007,11 +3095,24 @@ PROBE(op_m_ld1d_byte_counter)
 #define ID_AA64ZFR0   S3_0_C0_C4_4
 #define EV_PARTIAL    (1ULL << 17)
 #define EV_EMPTY      (1ULL << 18)
+/*
+ * SUBCLASS 0b0 EVL 1 1 0 LDST of 2^@nlog2 vectors of 2^@vlog2 bits: EVL
+ * = log2(bits) - 5 of one vector, or with FEAT_SPE_SME (SPE_SME=1,
+ * spe-sme=on) of all of them (D18.2.7 EVL), 0b111 beyond 2048 bits
+ */
+#ifndef SPE_SME
+#define SPE_SME 0
+#endif
+#define MULTI_EVL(log2bits) ((log2bits) - 5 > 7 ? 7 : (log2bits) - 5)
+#define MULTI_SUB(vlog2, nlog2, st) \
+    ((MULTI_EVL((vlog2) + (SPE_SME ? (nlog2) : 0)) << 4) | 0x0c | (st))
+
+PROBE(op_m_ld1b_x4)
 
 static const char *const multi_names[] = {
     "multi_ld1b_all_true", "multi_ld1b_partial", "multi_ld1b_empty",
     "multi_ld1b_doubleword_counter", "multi_st1w_imm", "multi_ld1d_partial",
-    "multi_ld1d_byte_counter",
+    "multi_ld1d_byte_counter", "multi_ld1b_four_2048_bit_vectors",
 };
 
 /* Test @n: @fn's record: SUBCLASS @sub, data VA @va, E[18:17] @ev */
@@ -3045,13 +3146,19 @@ static void t_multi(void)
     ISB();
     WR(ZCR_EL1, 1);                                         /* 256 bits */
     ISB();
-    multi_probe(n[0], op_m_ld1b_true, 0x3c, DATA, 0);
-    multi_probe(n[1], op_m_ld1b_partial, 0x3c, DATA, EV_PARTIAL);
-    multi_probe(n[2], op_m_ld1b_empty, 0x3c, DATA, EV_PARTIAL | EV_EMPTY);
-    multi_probe(n[3], op_m_ld1b_counter_d, 0x3c, DATA, EV_PARTIAL);
-    multi_probe(n[4], op_m_st1w_imm, 0x3d, DATA + 64, 0);
-    multi_probe(n[5], op_m_ld1d_partial, 0x3c, DATA + 8, EV_PARTIAL);
-    multi_probe(n[6], op_m_ld1d_byte_counter, 0x3c, DATA + 8, 0);
+    multi_probe(n[0], op_m_ld1b_true, MULTI_SUB(8, 1, 0), DATA, 0);
+    multi_probe(n[1], op_m_ld1b_partial, MULTI_SUB(8, 1, 0), DATA, EV_PARTIAL);
+    multi_probe(n[2], op_m_ld1b_empty, MULTI_SUB(8, 1, 0), DATA,
+                EV_PARTIAL | EV_EMPTY);
+    multi_probe(n[3], op_m_ld1b_counter_d, MULTI_SUB(8, 1, 0), DATA, EV_PARTIAL);
+    multi_probe(n[4], op_m_st1w_imm, MULTI_SUB(8, 1, 1), DATA + 64, 0);
+    multi_probe(n[5], op_m_ld1d_partial, MULTI_SUB(8, 2, 0), DATA + 8,
+                EV_PARTIAL);
+    multi_probe(n[6], op_m_ld1d_byte_counter, MULTI_SUB(8, 2, 0), DATA + 8, 0);
+    /* 2048-bit vectors (ZCR_EL1.LEN = 15): four are 8192 bits */
+    WR(ZCR_EL1, 15);
+    ISB();
+    multi_probe(n[7], op_m_ld1b_x4, MULTI_SUB(11, 2, 0), DATA, 0);
 }
 #endif
 
@@ -3141,6 +3248,8 @@ int main(void)
     t_multi();
 #elif defined(MODE_MTE)
     t_mte();
+#elif defined(MODE_SME)
+    t_sme();
 #else
     puts_(gic_init(SPE_INTID) == 3 ? "# GICv3\n" : "# GICv2\n");
     t_id();
