@@ -38,7 +38,7 @@ static uint8_t mis_buf[64] __attribute__((aligned(64)));
 static int zero_fd = -1;	/* /dev/zero, for WL_READ_ZERO */
 
 enum wl { WL_LDST, WL_BRANCH, WL_SYSCALL, WL_MISALIGN, WL_SIMDFP, WL_SVE, WL_SME, WL_READ_ZERO,
-	  WL_MTE };
+	  WL_MTE, WL_SME_DP };
 
 #define LDST_ITERS	60000ull
 #define BRANCH_ITERS	60000ull
@@ -60,6 +60,9 @@ static void run_wl(enum wl w, int slices, struct spe_session *s)
 			break;
 		case WL_MTE:
 			spe_wl_ldst(mte_buf, WL_WORDS - 1, LDST_ITERS / slices);
+			break;
+		case WL_SME_DP:
+			spe_wl_sme_dp(SME_ITERS / slices);
 			break;
 		case WL_BRANCH:
 			spe_wl_branch(BRANCH_ITERS / slices);
@@ -947,6 +950,98 @@ TEST_F(cap, sme_records_match_instructions)
 	EXPECT_GT(c.ld, 0);
 	EXPECT_GT(c.st, 0);
 	EXPECT_EQ(0, c.mismatch);
+}
+
+/*
+ * FEAT_SPE_SME (PMSIDR_EL1.SME; the runner's SPE_EXP_SME, from the CPU
+ * properties), on spe_wl_sme_dp in Streaming SVE mode. D18.2.7 Data
+ * processing, SME array, ETS = log2(bits) - 7 of what each does to ZA:
+ * FMOPA into ZA0.S a tile of (SVL / 32)^2 words (FP), MOVA of one
+ * vector (SVL bits), ZERO {ZA} the whole array (0b1111); the ADD, SUBS
+ * and B.NE none. D18.2.6 E[24] (Streaming SVE mode) on every loop
+ * record, E[25] (SMCU, IMPLEMENTATION DEFINED) not on the scalar ones
+ * (a scalar operation runs on the PE). Without FEAT_SPE_SME, none of it:
+ * no SME array subclass, E[25:24] clear.
+ */
+enum { SMEDP_NONE, SMEDP_TILE_S, SMEDP_VECTOR, SMEDP_ZA };
+static const uint8_t sme_dp_expect[SPE_WL_SME_DP_INSNS] = {
+	SMEDP_TILE_S,			/* fmopa za0.s, ... */
+	SMEDP_VECTOR,			/* mova za0h.s[w12, 0], p0/m, z0.s */
+	SMEDP_ZA,			/* zero {za} */
+	SMEDP_NONE,			/* add x2, x2, #1 */
+	SMEDP_NONE,			/* subs */
+	SMEDP_NONE,			/* b.ne */
+};
+
+struct sme_dp_count {
+	int sme, svl_log2;
+	uint64_t in_loop, array, bad, first_bad_pc;
+	char why[96];
+};
+
+static void sme_dp_hook(const struct spe_record *r, void *arg, struct spe_stats *st)
+{
+	struct sme_dp_count *c = arg;
+	int i = wl_loop_slot(r, spe_wl_sme_dp_loop, SPE_WL_SME_DP_INSNS);
+	uint64_t ev = (r->present & SPE_REC_EVENTS) ? r->events : 0;
+	unsigned int want_ets = 0;
+	int kind, want_e25;
+	struct spe_op op;
+	const char *bad = NULL;
+
+	if (i < 0)
+		return;
+	c->in_loop++;
+	kind = sme_dp_expect[i];
+	spe_op_decode(r->op_class, r->op_subclass, &op);
+	if (kind == SMEDP_TILE_S)
+		want_ets = 2 * c->svl_log2 - 5 - 7;
+	else if (kind == SMEDP_VECTOR)
+		want_ets = c->svl_log2 - 7;
+	else if (kind == SMEDP_ZA)
+		want_ets = SPE_OP_SME_ETS_WHOLE_ZA;
+	want_e25 = c->sme && kind != SMEDP_NONE;
+	if (c->sme && kind != SMEDP_NONE) {
+		c->array++;
+		if (op.kind != SPE_OP_SME_DP || op.ets != want_ets ||
+		    op.fp != (kind == SMEDP_TILE_S))
+			bad = "not SME array with the ETS and FP of the operation";
+	} else if (op.kind == SPE_OP_SME_DP) {
+		bad = "SME array";
+	}
+	if (!bad && !!(ev & SPE_EV_BIT(SPE_EV_STREAMING_SVE)) != c->sme)
+		bad = "E[24] (Streaming SVE mode)";
+	if (!bad && !!(ev & SPE_EV_BIT(SPE_EV_SMCU)) != want_e25)
+		bad = "E[25] (SMCU)";
+	if (bad && !c->bad++) {
+		c->first_bad_pc = spe_addr_va_sext(r->addr[SPE_ADDR_IDX_PC]);
+		snprintf(c->why, sizeof(c->why), "%s (class %u subclass %#x events %#llx)", bad,
+			 r->op_class, r->op_subclass, (unsigned long long)ev);
+	}
+}
+
+TEST_F(cap, sme_array_records_match_instructions)
+{
+	struct sme_dp_count c = { 0 };
+	long vl;
+
+	if (!(getauxval(AT_HWCAP2) & HWCAP2_SME))
+		SKIP(return, "no SME (HWCAP2_SME)");
+	c.sme = spe_env_long("SPE_EXP_SME", -1);
+	ASSERT_GE(c.sme, 0) TH_LOG("SPE_EXP_SME unset: the runner gives the expectations");
+	vl = prctl(PR_SME_GET_VL);
+	ASSERT_GT(vl, 0);
+	c.svl_log2 = prctl_evl(vl, PR_SME_VL_LEN_MASK, &vl) + 5;
+	ASSERT_OPEN(capture_hook(&self->p, &self->a, 0, -1, WL_SME_DP, &self->e, &self->st,
+				 &self->s, sme_dp_hook, &c), &self->s);
+	EXPECT_VALID(&self->st);
+	TH_LOG("FEAT_SPE_SME %d, SVL %ld bits: %llu loop records, %llu SME array; %llu mismatched (first pc %#llx: %s)",
+	       c.sme, vl, (unsigned long long)c.in_loop, (unsigned long long)c.array,
+	       (unsigned long long)c.bad, (unsigned long long)c.first_bad_pc, c.why);
+	ASSERT_GT(c.in_loop, 50);
+	if (c.sme)
+		EXPECT_GT(c.array, 0);
+	EXPECT_EQ(0, c.bad);
 }
 
 TEST_F(cap, event_filter_misaligned)

@@ -162,6 +162,10 @@ void spe_wl_sve(uint64_t *buf, uint64_t iters);
 extern char spe_wl_sme_loop[], spe_wl_sme_end[];
 void spe_wl_sme(uint64_t *buf, uint64_t iters);
 #define SPE_WL_SME_INSNS	7
+/* SME operations on ZA in Streaming SVE mode (needs SME) */
+extern char spe_wl_sme_dp_loop[], spe_wl_sme_dp_end[];
+void spe_wl_sme_dp(uint64_t iters);
+#define SPE_WL_SME_DP_INSNS	6
 /* FEAT_MTE: tag every granule of [p, p + len) with p's tag (STG) */
 void spe_mte_set_tags(uint64_t *p, uint64_t len);
 

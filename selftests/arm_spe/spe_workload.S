@@ -132,6 +132,30 @@ spe_wl_sme_loop:
 spe_wl_sme_end:
 	.size	spe_wl_sme, . - spe_wl_sme
 
+/*
+ * void spe_wl_sme_dp(uint64_t iters): SME operations on ZA in Streaming
+ * SVE mode, SPE_WL_SME_DP_INSNS a loop iteration, in this order
+ * (spe_capture.c's sme_dp_expect[]): FMOPA into ZA0.S, MOVA of a vector
+ * into a ZA0.S slice, ZERO {ZA}, a scalar ADD, SUBS, B.NE.
+ */
+	.globl	spe_wl_sme_dp, spe_wl_sme_dp_loop, spe_wl_sme_dp_end
+	.type	spe_wl_sme_dp, %function
+spe_wl_sme_dp:
+	smstart
+	ptrue	p0.s
+	mov	w12, #0
+spe_wl_sme_dp_loop:
+	fmopa	za0.s, p0/m, p0/m, z0.s, z1.s
+	mova	za0h.s[w12, 0], p0/m, z0.s
+	zero	{za}
+	add	x2, x2, #1
+	subs	x0, x0, #1
+	b.ne	spe_wl_sme_dp_loop
+	smstop
+	ret
+spe_wl_sme_dp_end:
+	.size	spe_wl_sme_dp, . - spe_wl_sme_dp
+
 	.globl	spe_wl_end
 spe_wl_end:
 

@@ -224,7 +224,7 @@ boot() {
 	case $want in "  ") [ -z "${named:-}" ] || return 0 ;; *" $name "*) ;; *) return 0 ;; esac
 	# Emulator defaults (tools/qemu/README.md), then the properties set.
 	local version=5 interval=256 maxsize=64 countsize=12 align=64 fe=1 ft=1 fl=1
-	local fne=1 fds=0 eft=0 fpf=0 crr=0 pbt=0 archinst=1 ernd=0 lds=0 fault=none strict=1 kv k v kernel_el=1
+	local fne=1 fds=0 eft=0 fpf=0 crr=0 pbt=0 sme=0 archinst=1 ernd=0 lds=0 fault=none strict=1 kv k v kernel_el=1
 	local boot_el=1 kpti=0 firmware=dt owner=el1 el3=0 nspb=3 w sve=1
 	# cpu=MODEL before "boot": another CPU model than max, with its own
 	# defaults (neoverse_defaults).
@@ -279,7 +279,7 @@ boot() {
 		spe-maxsize) maxsize=$v ;; spe-countsize) countsize=$v ;;
 		spe-align) align=$v ;; spe-fe) fe=$v ;; spe-ft) ft=$v ;; spe-fl) fl=$v ;;
 		spe-fne) fne=$v ;; spe-fds) fds=$v ;; spe-eft) eft=$v ;;
-		spe-fpf) fpf=$v ;; spe-crr) crr=$v ;; spe-pbt) pbt=$v ;;
+		spe-fpf) fpf=$v ;; spe-crr) crr=$v ;; spe-pbt) pbt=$v ;; spe-sme) sme=$v ;;
 		spe-archinst) archinst=$v ;; spe-ernd) ernd=$v ;; spe-lds) lds=$v ;;
 		spe-fault) fault=$v ;; spe-strict) strict=$v ;;
 		spe-el3-nspb) nspb=$v ;;
@@ -297,7 +297,7 @@ boot() {
 	export SPE_EXP_VERSION=$version SPE_EXP_INTERVAL=$interval SPE_EXP_MAXSIZE=$maxsize
 	export SPE_EXP_COUNTSIZE=$countsize SPE_EXP_ALIGN=$align SPE_EXP_FE=$fe SPE_EXP_FT=$ft
 	export SPE_EXP_FL=$fl SPE_EXP_FNE=$fne SPE_EXP_FDS=$fds SPE_EXP_EFT=$eft
-	export SPE_EXP_FPF=$fpf SPE_EXP_CRR=$crr SPE_EXP_PBT=$pbt
+	export SPE_EXP_FPF=$fpf SPE_EXP_CRR=$crr SPE_EXP_PBT=$pbt SPE_EXP_SME=$sme
 	export SPE_EXP_ARCHINST=$archinst SPE_EXP_ERND=$ernd SPE_EXP_LDS=$lds
 	export SPE_EXP_CONFIG3=$cfg3 SPE_EXP_CONFIG4=$cfg4 SPE_EXP_CPUS=$cpus
 	export SPE_EXP_PID_CTX=$pid_ctx SPE_EXP_PARANOID_KERNEL=$paranoid_kernel SPE_FAULT=$fault
@@ -380,7 +380,7 @@ boot v1p2 "spe-version=3" load discovery capture
 boot v1 "spe-version=1,spe-fne=off" load discovery capture errors
 boot nofilt "spe-version=3,spe-fe=off,spe-ft=off,spe-fl=off,spe-fne=off" load discovery errors capture
 # with the board's tag memory: MTE for tasks, the PA packet's CH and PAT
-machine=mte=on boot eft "spe-eft=on,spe-fds=on,spe-lds=on,spe-fpf=on,spe-crr=on,spe-pbt=on,spe-maxsize=128" load discovery capture errors
+machine=mte=on boot eft "spe-eft=on,spe-fds=on,spe-lds=on,spe-fpf=on,spe-crr=on,spe-pbt=on,spe-sme=on,spe-maxsize=128" load discovery capture errors
 # The kernel at EL2 (VHE): PMSCR_EL1 accesses reach PMSCR_EL2, the PID is
 # in CONTEXTIDR_EL2 (Context index 1), kernel samples are EL2 samples.
 machine=virtualization=on boot vhe "" load discovery capture errors buffer observe platform unload
