@@ -268,6 +268,9 @@ gcs_leaf:
 	probe	op_mte_stp_sp_post, "mov x10, sp; mov sp, x1", "stp x2, x2, [sp], #16; mov sp, x10"
 	probe	op_mte_ld1d_sp, "ptrue p0.d; mov x10, sp; mov sp, x1", "ld1d {z0.d}, p0/z, [sp, #1, mul vl]; mov sp, x10"
 	probe	op_mte_ldr_lit, "nop", "ldr x3, op_ldrsw_lit_data"
+	probe	op_mte_ldapur, "nop", "ldapur x3, [x1, #8]"
+	.arch_extension	mops
+	probe	op_mte_setgp, "mov x3, xzr", "setgp [x1]!, x2!, x3; setgm [x1]!, x2!, x3; setge [x1]!, x2!, x3"
 
 /* void mte_stg(uint64_t p): the Allocation Tag of p's granule := p's tag */
 	.global	mte_stg
@@ -297,3 +300,4 @@ mte_tco:
 	probe	op_sme_add_sm, "smstart", "add x3, x2, x1"
 	probe	op_sme_sve_add_sm, "smstart", "add z0.s, z1.s, z2.s"
 	probe	op_sme_ldr_za_nsm, "smstart za; mov w12, #0", "ldr za[w12, 0], [x1]"
+	probe	op_sme_ld2d_sm, "smstart; ptrue p0.d", "ld2d {z0.d, z1.d}, p0/z, [x1]"

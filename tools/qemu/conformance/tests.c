@@ -2605,9 +2605,11 @@ static void t_unpriv(void)
  * packet has CH (byte 7 bit 6) set when the sampled access was checked
  * against an Allocation Tag in memory and PAT (byte 7 bits [3:0]) the
  * tag it was checked against. Which accesses are Tag Checked is the
- * Arm ARM's (the instructions' tagchecked, AArch64.AccessIsTagChecked()):
- * not those based on SP with an immediate offset and no writeback, nor
- * literal loads, nor Allocation Tag loads, nor any with PSTATE.TCO set,
+ * Arm ARM's (the instructions' tagchecked, AArch64.AccessIsTagChecked()),
+ * but for two forms where QEMU's translator differs and the record
+ * follows what it did (below): not those based on SP with an immediate
+ * offset and no writeback, nor literal loads, nor Allocation Tag loads,
+ * nor Memory Set with tags (SETG*), nor any with PSTATE.TCO set,
  * with TCR_ELx.TCMA and a pointer tag of 0, or to memory that is not
  * Tagged. For an unchecked access PAT is 0 (D18.2.1 permits 0 or the
  * tag); with SCTLR_EL1.TCF 0b00 (Tag Check Faults ignored) CH is an
@@ -2621,6 +2623,7 @@ static void t_unpriv(void)
 
 PROBE(op_mte_ldr_sp) PROBE(op_mte_ldr_sp_pre) PROBE(op_mte_ldr_sp_reg)
 PROBE(op_mte_stp_sp_post) PROBE(op_mte_ld1d_sp) PROBE(op_mte_ldr_lit)
+PROBE(op_mte_ldapur) PROBE(op_mte_setgp)
 extern char op_ldrsw_lit_data[];
 void mte_stg(uint64_t p);
 void mte_tco(uint64_t on);
@@ -2629,7 +2632,9 @@ static const char *const mte_names[] = {
     "mte_ldr_checked", "mte_str_checked", "mte_ldr_sp_unchecked",
     "mte_ldr_sp_preindex_checked", "mte_ldr_sp_regoffset_checked",
     "mte_stp_sp_postindex_checked", "mte_sve_ld1d_sp_checked",
-    "mte_ldg_unchecked", "mte_ldr_literal_unchecked",
+    "mte_ldg_unchecked", "mte_ldadd_checked", "mte_ldaxr_checked",
+    "mte_ldapur_unchecked_as_qemu", "mte_setgp_unchecked",
+    "mte_ldr_literal_unchecked",
     "mte_untagged_page_unchecked", "mte_tco_unchecked",
     "mte_tcma_unchecked", "mte_tcf_none_unchecked",
 };
@@ -2651,10 +2656,25 @@ static const struct mte_case {
     { op_mte_ldr_sp_pre, 0x90, 16, 0, 1 },
     { op_mte_ldr_sp_reg, 0xa8, 0x18, 0x18, 1 },
     { op_mte_stp_sp_post, 0xc0, 0, 7, 1 },
-    /* SVE contiguous, 256-bit vectors: [SP, #1, MUL VL] is SP + 32 */
+    /*
+     * SVE contiguous, 256-bit vectors: [SP, #1, MUL VL] is SP + 32. The
+     * Arm ARM's scalar-plus-immediate forms are unchecked with SP (n !=
+     * 31); QEMU checks them whatever the base, and the record says what
+     * QEMU did (emulation.rst)
+     */
     { op_mte_ld1d_sp, 2048 + 0x60, 32, 0, 1 },
     /* op_ldg: LDG [X1, #16], an Allocation Tag load */
     { op_ldg, 0x110, 16, 0, 0 },
+    /* LDADD X2, X3, [X1] and LDAXR X3, [X1]: checked (n != 31) */
+    { op_ldadd, 0x180, 0, 1, 1 },
+    { op_ldaxr, 0x1a0, 0, 0, 1 },
+    /*
+     * LDAPUR X3, [X1, #8]: checked by the Arm ARM (n != 31), not by
+     * QEMU's translator: the record follows QEMU (emulation.rst)
+     */
+    { op_mte_ldapur, 0x1c8, 8, 0, 0 },
+    /* SETGP [X1]!, X2!, X3 (16 bytes): sets the tags, unchecked */
+    { op_mte_setgp, 0x1e0, 0, 16, 0 },
 };
 
 /*
@@ -2780,7 +2800,7 @@ static void t_mte(void)
 
 PROBE(op_sme_fmopa_s) PROBE(op_sme_smopa_d) PROBE(op_sme_addha_s)
 PROBE(op_sme_mova) PROBE(op_sme_zero) PROBE(op_sme_add_sm)
-PROBE(op_sme_sve_add_sm) PROBE(op_sme_ldr_za_nsm)
+PROBE(op_sme_sve_add_sm) PROBE(op_sme_ldr_za_nsm) PROBE(op_sme_ld2d_sm)
 
 static const struct sme_case {
     const char *name;
@@ -2805,7 +2825,48 @@ static const struct sme_case {
       EV_SM | EV_SMCU },
     { "sme_ldr_za_not_streaming", op_sme_ldr_za_nsm, 0x49, 0x48, 0x48, 0 },
     { "sme_scalar_add_not_streaming", op_add, 0x48, 0, 0, 0 },
+    /*
+     * LD2D of two vectors: 0b0 EVL 1 PRED 0 LDST, EVL of both vectors
+     * with FEAT_SPE_SME (1024 bits, 0b101), of one without (0b100)
+     */
+    { "sme_sve_ld2d_evl_streaming", op_sme_ld2d_sm, 0x49, 0x5c, 0x4c,
+      EV_SM | EV_SMCU },
 };
+
+/* Records @fn makes with PMSFCR_EL1.FE and PMSEVFR_EL1 = @evfr */
+static __attribute__((unused)) uint64_t sme_filtered(probe_fn *fn,
+                                                    uint64_t evfr)
+{
+    uint64_t lim = probe_setup(2), end;
+
+    WR(PMSFCR_EL1, 1);                      /* FE */
+    WR(PMSEVFR_EL1, evfr);
+    ISB();
+    fn(lim, DATA, 0);
+    end = RD(PMBPTR_EL1);
+    SMSTOP();
+    spe_reset_regs();
+    return (end - BUF_BASE) / RECORD_SIZE;
+}
+
+/* Run one case of sme_cases and check its record */
+static void sme_case(const struct sme_case *t)
+{
+    const char *n = t->name;
+    uint64_t end = probe_run(t->fn, DATA, 0), ev;
+    Pkt k;
+
+    SMSTOP();
+    k = find_pkt(BUF_BASE, end, 0x48, 0xfc);
+    CHECK_EQ(n, "OpType header", k.hdr, t->hdr);
+    CHECK_EQ(n, "OpType payload", k.payload, SPE_SME ? t->sub : t->sub_off);
+    /* Events, 16- or 32-bit (D18.2.6 SZ): E[1] retired */
+    k = find_pkt(BUF_BASE, end, 0x42, 0xcf);
+    ev = k.payload;
+    CHECK_EQ(n, "retired", (ev >> 1) & 1, 1);
+    CHECK_EQ(n, "E[25:24]", ev & (EV_SM | EV_SMCU), SPE_SME ? t->ev : 0);
+    result(n, 1, "", 0, 0);
+}
 
 static void t_sme(void)
 {
@@ -2819,23 +2880,25 @@ static void t_sme(void)
     WR(SMCR_EL1, 3);
     ISB();
     for (i = 0; i < ARRAY_LEN(sme_cases); i++) {
-        const struct sme_case *t = &sme_cases[i];
-        uint64_t end = probe_run(t->fn, DATA, 0), ev;
-        Pkt k;
-
-        SMSTOP();
-        n = t->name;
-        k = find_pkt(BUF_BASE, end, 0x48, 0xfc);
-        CHECK_EQ(n, "OpType header", k.hdr, t->hdr);
-        CHECK_EQ(n, "OpType payload", k.payload, SPE_SME ? t->sub : t->sub_off);
-        /* Events, 16- or 32-bit (D18.2.6 SZ): E[1] retired */
-        k = find_pkt(BUF_BASE, end, 0x42, 0xcf);
-        ev = k.payload;
-        CHECK_EQ(n, "retired", (ev >> 1) & 1, 1);
-        CHECK_EQ(n, "E[25:24]", ev & (EV_SM | EV_SMCU), SPE_SME ? t->ev : 0);
-        result(n, 1, "", 0, 0);
+        sme_case(&sme_cases[i]);
         spe_reset_regs();
     }
+
+    /* PMSEVFR_EL1.E[25:24]: filterable with FEAT_SPE_SME, else RES0 */
+    WR(PMSEVFR_EL1, EV_SM | EV_SMCU | 2);
+    result("sme_pmsevfr_e25_e24", (RD(PMSEVFR_EL1) & (EV_SM | EV_SMCU)) ==
+           (SPE_SME ? EV_SM | EV_SMCU : 0), "PMSEVFR_EL1",
+           RD(PMSEVFR_EL1), SPE_SME ? EV_SM | EV_SMCU | 2 : 2);
+    spe_reset_regs();
+#if SPE_SME
+    /* E[24] and retired selected: the ADD in Streaming SVE mode only */
+    n = "sme_filter_e24_streaming_only";
+    CHECK_EQ(n, "records outside Streaming SVE mode",
+             sme_filtered(op_add, EV_SM | 2), 0);
+    CHECK_EQ(n, "records in Streaming SVE mode",
+             sme_filtered(op_sme_add_sm, EV_SM | 2), 1);
+    result(n, 1, "", 0, 0);
+#endif
 }
 #endif
 
