@@ -62,7 +62,7 @@ TEST(caps_match_implementation)
 	EXPECT_EQ(EXP("ALIGN"), p.align);
 	EXPECT_EQ(EXP("ARCHINST"), p.arch_inst);
 	EXPECT_EQ(EXP("ERND"), p.ernd);
-	evf = spe_exp_event_filter(v, EXP("FE") == 1);
+	evf = spe_exp_event_filter(v, EXP("FE") == 1, EXP("SME") == 1);
 	EXPECT_EQ(evf, p.event_filter) TH_LOG("caps/event_filter %#llx, expected %#llx",
 					      (unsigned long long)p.event_filter,
 					      (unsigned long long)evf);

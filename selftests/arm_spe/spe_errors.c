@@ -129,7 +129,7 @@ TEST_F(attr, event_filter_bits_match_implementation)
 	NEED_FORMAT(&self->p, "event_filter");
 	if (v < 0)
 		SKIP(return, "no SPE_EXP_* expectations from the runner");
-	want = spe_exp_event_filter(v, 1);
+	want = spe_exp_event_filter(v, 1, spe_env_long("SPE_EXP_SME", 0) == 1);
 	for (bit = 0; bit < 64; bit++) {
 		self->a.config1 = 1ull << bit;
 		self->fd = spe_perf_open(&self->a, 0, -1);

@@ -750,7 +750,7 @@ uint64_t spe_effective_period(const struct spe_pmu_info *p, uint64_t period)
 	return period & ~0xffull;
 }
 
-uint64_t spe_exp_event_filter(long pmsver, int fe)
+uint64_t spe_exp_event_filter(long pmsver, int fe, int sme)
 {
 	/* v1: E[63:48], E[31:24], E[15:12], E[7], E[5], E[3], E[1] */
 	uint64_t m = 0xffff0000ff00f0aaull;
@@ -768,6 +768,8 @@ uint64_t spe_exp_event_filter(long pmsver, int fe)
 		 */
 		m |= 0x00f80714ull;
 		m &= ~0xff000000ull;
+		if (sme)	/* FEAT_SPE_SME: E[24] Streaming SVE, E[25] SMCU */
+			m |= 3ull << 24;
 	}
 	return m;
 }

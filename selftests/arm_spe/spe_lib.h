@@ -257,9 +257,10 @@ uint64_t spe_effective_period(const struct spe_pmu_info *p, uint64_t period);
  * The PMSEVFR_EL1 bits (caps/event_filter) of an implementation of FEAT_SPE
  * version @pmsver (ID_AA64DFR0_EL1.PMSVer) with PMSIDR_EL1.FE and SVE:
  * SPE supplement 4.3.8 for v1, the Arm ARM (D18.2.6, PMSEVFR_EL1) for the
- * events each later version adds. 0 when @fe is 0.
+ * events each later version adds; with @sme (FEAT_SPE_SME, from v1p4)
+ * also E[25:24]. 0 when @fe is 0.
  */
-uint64_t spe_exp_event_filter(long pmsver, int fe);
+uint64_t spe_exp_event_filter(long pmsver, int fe, int sme);
 
 int spe_pin_cpu(int cpu);
 int spe_cpu_online(int cpu);
