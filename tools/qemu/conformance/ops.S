@@ -301,3 +301,5 @@ mte_tco:
 	probe	op_sme_sve_add_sm, "smstart", "add z0.s, z1.s, z2.s"
 	probe	op_sme_ldr_za_nsm, "smstart za; mov w12, #0", "ldr za[w12, 0], [x1]"
 	probe	op_sme_ld2d_sm, "smstart; ptrue p0.d", "ld2d {z0.d, z1.d}, p0/z, [x1]"
+	/* SME2: LUTI2 { Z0.B, Z1.B }, ZT0, Z2[0] (0xc08c4040) */
+	probe	op_sme_luti2_x2, "smstart", ".inst 0xc08c4040"

@@ -2801,6 +2801,7 @@ static void t_mte(void)
 PROBE(op_sme_fmopa_s) PROBE(op_sme_smopa_d) PROBE(op_sme_addha_s)
 PROBE(op_sme_mova) PROBE(op_sme_zero) PROBE(op_sme_add_sm)
 PROBE(op_sme_sve_add_sm) PROBE(op_sme_ldr_za_nsm) PROBE(op_sme_ld2d_sm)
+PROBE(op_sme_luti2_x2)
 
 static const struct sme_case {
     const char *name;
@@ -2881,6 +2882,26 @@ static void t_sme(void)
     ISB();
     for (i = 0; i < ARRAY_LEN(sme_cases); i++) {
         sme_case(&sme_cases[i]);
+        spe_reset_regs();
+    }
+
+    /*
+     * SME2's LUTI2 of two vectors (ZT0 enabled, SMCR_EL1.EZT0): SVE
+     * vector data processing of a multi-vector result, EVL of both
+     * (D18.2.7: 1024 bits, 0b101) with or without FEAT_SPE_SME
+     */
+    if (((RD(S3_0_C0_C4_5) >> 56) & 0xf) < 1) {     /* ID_AA64SMFR0.SMEver */
+        skip("sme_luti2_two_vectors_evl",
+             "no SME2 on this -cpu max (QEMU 10.0 has none)");
+    } else {
+        static const struct sme_case luti2 = {
+            "sme_luti2_two_vectors_evl", op_sme_luti2_x2, 0x48, 0x58, 0x58,
+            EV_SM | EV_SMCU,
+        };
+
+        WR(SMCR_EL1, RD(SMCR_EL1) | (1ULL << 30));
+        ISB();
+        sme_case(&luti2);
         spe_reset_regs();
     }
 
