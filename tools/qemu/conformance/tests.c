@@ -90,6 +90,11 @@ static __attribute__((unused)) void skip_all(const char *const *names,
 #define WR(reg, v) __asm__ volatile("msr " STR(reg) ", %0" :: "r"((uint64_t)(v)))
 #define ISB() __asm__ volatile("isb" ::: "memory")
 #define DSB() __asm__ volatile("dsb sy" ::: "memory")
+/* TLB maintenance after a change to the tables, TCR_EL1 or MAIR_EL1 */
+#define TLBI_VMALLE1() \
+    __asm__ volatile("tlbi vmalle1; dsb sy; isb" ::: "memory")
+/* SMSTOP, as a word for assemblers without SME: leave Streaming mode, drop ZA */
+#define SMSTOP() __asm__ volatile(".inst 0xd503467f" ::: "memory")
 /* PSB CSYNC is HINT #17: any assembler builds it */
 #define PSB() __asm__ volatile("hint #17" ::: "memory")
 
@@ -214,7 +219,7 @@ static void mmu_on(void)
                 (2ULL << 32));
     WR(ttbr0_el1, (uint64_t)l1);
     DSB();
-    __asm__ volatile("tlbi vmalle1; dsb sy; isb" ::: "memory");
+    TLBI_VMALLE1();
     WR(sctlr_el1, RD(sctlr_el1) | 1 | (1 << 2) | (1 << 12));
     ISB();
 }
@@ -955,8 +960,6 @@ static void t_ops(void)
  * for each decode bug fixed, checked against D18.2.7 (Operation Type),
  * D18.2.6 (Events) and D18.2.1 (Address).
  */
-/* SMSTOP: leave Streaming SVE mode and drop ZA */
-#define SMSTOP() __asm__ volatile(".inst 0xd503467f" ::: "memory")
 
 static void t_classify(void)
 {
@@ -2726,7 +2729,7 @@ static void t_mte(void)
         return;
     }
     WR(tcr_el1, tcr | TCR_TBI0);
-    __asm__ volatile("tlbi vmalle1; dsb sy; isb" ::: "memory");
+    TLBI_VMALLE1();
     WR(sctlr_el1, sctlr | SCTLR_ATA | SCTLR_TCF_SYNC);
     mte_tco(0);
     ISB();
@@ -2756,11 +2759,11 @@ static void t_mte(void)
     mte_tco(0);
     /* TCMA0 and a pointer tag of 0 (the granule's is not) */
     WR(tcr_el1, tcr | TCR_TBI0 | TCR_TCMA0);
-    __asm__ volatile("tlbi vmalle1; dsb sy; isb" ::: "memory");
+    TLBI_VMALLE1();
     a = TAG_PAGE + 0x148;
     mte_pa(n[i++], op_ldr, a - 8, 0, a, 0);
     WR(tcr_el1, tcr | TCR_TBI0);
-    __asm__ volatile("tlbi vmalle1; dsb sy; isb" ::: "memory");
+    TLBI_VMALLE1();
     /* SCTLR_EL1.TCF 0b00: no Tag Check Fault, the model reports CH 0 */
     WR(sctlr_el1, sctlr | SCTLR_ATA);
     ISB();
@@ -2768,7 +2771,7 @@ static void t_mte(void)
     mte_pa(n[i], op_ldr, mte_base(a, 8), 0, a, 0);
     WR(sctlr_el1, sctlr);
     WR(tcr_el1, tcr);
-    __asm__ volatile("tlbi vmalle1; dsb sy; isb" ::: "memory");
+    TLBI_VMALLE1();
 }
 #endif
 
@@ -2796,7 +2799,6 @@ static void t_mte(void)
     (0x88 | (((ets) >> 1) << 4) | (((ets) & 1) << 2) | ((fp) << 1))
 #define EV_SM   (1ULL << 24)
 #define EV_SMCU (1ULL << 25)
-#define SMSTOP() __asm__ volatile(".inst 0xd503467f" ::: "memory")
 
 PROBE(op_sme_fmopa_s) PROBE(op_sme_smopa_d) PROBE(op_sme_addha_s)
 PROBE(op_sme_mova) PROBE(op_sme_zero) PROBE(op_sme_add_sm)
