@@ -27,6 +27,9 @@
 #ifndef HWCAP2_MTE
 #define HWCAP2_MTE	(1 << 18)
 #endif
+#ifndef HWCAP2_MOPS
+#define HWCAP2_MOPS	(1UL << 43)
+#endif
 #ifndef PROT_MTE
 #define PROT_MTE	0x20		/* asm/mman.h */
 #endif
@@ -36,9 +39,14 @@ uint64_t wl_buf[WL_WORDS];
 static uint64_t *mte_buf;
 static uint8_t mis_buf[64] __attribute__((aligned(64)));
 static int zero_fd = -1;	/* /dev/zero, for WL_READ_ZERO */
+/* WL_ATOMIC's: CASP needs 16-byte alignment */
+static uint64_t atomic_buf[8] __attribute__((aligned(64)));
+/* WL_MOPS's: copied from src to dst, then dst set */
+#define MOPS_BYTES	256
+static uint8_t mops_src[MOPS_BYTES], mops_dst[MOPS_BYTES];
 
 enum wl { WL_LDST, WL_BRANCH, WL_SYSCALL, WL_MISALIGN, WL_SIMDFP, WL_SVE, WL_SME, WL_READ_ZERO,
-	  WL_MTE, WL_SME_DP };
+	  WL_MTE, WL_SME_DP, WL_ATOMIC, WL_MOPS };
 
 #define LDST_ITERS	60000ull
 #define BRANCH_ITERS	60000ull
@@ -47,6 +55,8 @@ enum wl { WL_LDST, WL_BRANCH, WL_SYSCALL, WL_MISALIGN, WL_SIMDFP, WL_SVE, WL_SME
 #define SIMDFP_ITERS	60000ull
 #define SVE_ITERS	40000ull
 #define SME_ITERS	40000ull
+#define ATOMIC_ITERS	40000ull
+#define MOPS_ITERS	20000ull
 #define ZERO_READS	1200
 
 static void run_wl(enum wl w, int slices, struct spe_session *s)
@@ -63,6 +73,12 @@ static void run_wl(enum wl w, int slices, struct spe_session *s)
 			break;
 		case WL_SME_DP:
 			spe_wl_sme_dp(SME_ITERS / slices);
+			break;
+		case WL_ATOMIC:
+			spe_wl_atomic(atomic_buf, ATOMIC_ITERS / slices);
+			break;
+		case WL_MOPS:
+			spe_wl_mops(mops_dst, mops_src, MOPS_BYTES, MOPS_ITERS / slices);
 			break;
 		case WL_BRANCH:
 			spe_wl_branch(BRANCH_ITERS / slices);
@@ -753,6 +769,26 @@ TEST_F(cap, pbt_previous_branch_target_in_loop)
  * laid out in spe_workload.S) a record with an Operation Type sampled:
  * 0 to n - 1, or -1 for one outside it
  */
+/* The records of a workload that do not match their instruction: how many, the first */
+struct wl_bad {
+	uint64_t n, pc;
+	char why[96];
+};
+
+/*
+ * Count the record r if bad says what is wrong with it; keep the first
+ * one's PC, operation type and what (its "va" or "events", val)
+ */
+static void wl_bad_note(struct wl_bad *b, const struct spe_record *r, const char *bad,
+			const char *what, uint64_t val)
+{
+	if (!bad || b->n++)
+		return;
+	b->pc = spe_addr_va_sext(r->addr[SPE_ADDR_IDX_PC]);
+	snprintf(b->why, sizeof(b->why), "%s (class %u subclass %#x %s %#llx)", bad,
+		 r->op_class, r->op_subclass, what, (unsigned long long)val);
+}
+
 static int wl_loop_slot(const struct spe_record *r, const char *loop, int n)
 {
 	if (!el0_in(r->addr[SPE_ADDR_IDX_PC], loop, loop + 4 * n) || !(r->present & SPE_REC_OP))
@@ -788,14 +824,13 @@ static const struct sve_expect {
 
 struct sve_count {
 	int v1p1, v1p2, evl;
-	uint64_t in_loop, dp, ld, e17, mismatch, first_bad_pc;
-	char why[96];
+	uint64_t in_loop, dp, ld, e17;
+	struct wl_bad bad;
 };
 
 static void sve_hook(const struct spe_record *r, void *arg, struct spe_stats *st)
 {
 	struct sve_count *c = arg;
-	uint64_t pc = spe_addr_va_sext(r->addr[SPE_ADDR_IDX_PC]);
 	const struct sve_expect *x;
 	int e17 = (r->present & SPE_REC_EVENTS) &&
 		  (r->events & SPE_EV_BIT(SPE_EV_PARTIAL_PRED));
@@ -829,11 +864,7 @@ static void sve_hook(const struct spe_record *r, void *arg, struct spe_stats *st
 	if (!bad && e17 != (c->v1p1 && x->e17))
 		bad = "E[17]";
 	c->e17 += e17;
-	if (bad && !c->mismatch++) {
-		c->first_bad_pc = pc;
-		snprintf(c->why, sizeof(c->why), "%s (class %u subclass %#x events %#llx)", bad,
-			 r->op_class, r->op_subclass, (unsigned long long)r->events);
-	}
+	wl_bad_note(&c->bad, r, bad, "events", r->events);
 }
 
 TEST_F(cap, sve_records_match_instructions)
@@ -854,9 +885,9 @@ TEST_F(cap, sve_records_match_instructions)
 	TH_LOG("PMSVer %ld, VL %ld bits: %llu loop records, %llu SVE data processing, %llu SVE loads, %llu with E[17]; %llu mismatched (first pc %#llx: %s)",
 	       version, vl, (unsigned long long)c.in_loop, (unsigned long long)c.dp,
 	       (unsigned long long)c.ld, (unsigned long long)c.e17,
-	       (unsigned long long)c.mismatch, (unsigned long long)c.first_bad_pc, c.why);
+	       (unsigned long long)c.bad.n, (unsigned long long)c.bad.pc, c.bad.why);
 	ASSERT_GT(c.in_loop, 50);
-	EXPECT_EQ(0, c.mismatch);
+	EXPECT_EQ(0, c.bad.n);
 	if (c.v1p1) {
 		EXPECT_GT(c.dp, 0);
 		EXPECT_GT(c.e17, 0);
@@ -888,14 +919,13 @@ static const struct sme_expect {
 
 struct sme_count {
 	int v1p1, v1p2, evl;
-	uint64_t in_loop, ld, st, mismatch, first_bad_pc;
-	char why[96];
+	uint64_t in_loop, ld, st;
+	struct wl_bad bad;
 };
 
 static void sme_hook(const struct spe_record *r, void *arg, struct spe_stats *st)
 {
 	struct sme_count *c = arg;
-	uint64_t pc = spe_addr_va_sext(r->addr[SPE_ADDR_IDX_PC]);
 	uint64_t va = spe_addr_va_sext(r->addr[SPE_ADDR_IDX_DATA_VA]);
 	int i = wl_loop_slot(r, spe_wl_sme_loop, SPE_WL_SME_INSNS);
 	const struct sme_expect *x;
@@ -920,11 +950,7 @@ static void sme_hook(const struct spe_record *r, void *arg, struct spe_stats *st
 				     op.pred != (x->pred && (x->kind == SME_ST || c->v1p2))))
 			bad = "not SVE or SME of the streaming vector length, or PRED";
 	}
-	if (bad && !c->mismatch++) {
-		c->first_bad_pc = pc;
-		snprintf(c->why, sizeof(c->why), "%s (class %u subclass %#x va %#llx)", bad,
-			 r->op_class, r->op_subclass, (unsigned long long)va);
-	}
+	wl_bad_note(&c->bad, r, bad, "va", va);
 }
 
 TEST_F(cap, sme_records_match_instructions)
@@ -944,12 +970,12 @@ TEST_F(cap, sme_records_match_instructions)
 	EXPECT_VALID(&self->st);
 	TH_LOG("PMSVer %ld, SVL %ld bits: %llu loop records, %llu SME loads, %llu SME stores; %llu mismatched (first pc %#llx: %s)",
 	       version, vl, (unsigned long long)c.in_loop, (unsigned long long)c.ld,
-	       (unsigned long long)c.st, (unsigned long long)c.mismatch,
-	       (unsigned long long)c.first_bad_pc, c.why);
+	       (unsigned long long)c.st, (unsigned long long)c.bad.n,
+	       (unsigned long long)c.bad.pc, c.bad.why);
 	ASSERT_GT(c.in_loop, 50);
 	EXPECT_GT(c.ld, 0);
 	EXPECT_GT(c.st, 0);
-	EXPECT_EQ(0, c.mismatch);
+	EXPECT_EQ(0, c.bad.n);
 }
 
 /*
@@ -975,8 +1001,8 @@ static const uint8_t sme_dp_expect[SPE_WL_SME_DP_INSNS] = {
 
 struct sme_dp_count {
 	int sme, svl_log2;
-	uint64_t in_loop, array, bad, first_bad_pc;
-	char why[96];
+	uint64_t in_loop, array;
+	struct wl_bad bad;
 };
 
 static void sme_dp_hook(const struct spe_record *r, void *arg, struct spe_stats *st)
@@ -1013,11 +1039,7 @@ static void sme_dp_hook(const struct spe_record *r, void *arg, struct spe_stats 
 		bad = "E[24] (Streaming SVE mode)";
 	if (!bad && !!(ev & SPE_EV_BIT(SPE_EV_SMCU)) != want_e25)
 		bad = "E[25] (SMCU)";
-	if (bad && !c->bad++) {
-		c->first_bad_pc = spe_addr_va_sext(r->addr[SPE_ADDR_IDX_PC]);
-		snprintf(c->why, sizeof(c->why), "%s (class %u subclass %#x events %#llx)", bad,
-			 r->op_class, r->op_subclass, (unsigned long long)ev);
-	}
+	wl_bad_note(&c->bad, r, bad, "events", ev);
 }
 
 TEST_F(cap, sme_array_records_match_instructions)
@@ -1037,11 +1059,181 @@ TEST_F(cap, sme_array_records_match_instructions)
 	EXPECT_VALID(&self->st);
 	TH_LOG("FEAT_SPE_SME %d, SVL %ld bits: %llu loop records, %llu SME array; %llu mismatched (first pc %#llx: %s)",
 	       c.sme, vl, (unsigned long long)c.in_loop, (unsigned long long)c.array,
-	       (unsigned long long)c.bad, (unsigned long long)c.first_bad_pc, c.why);
+	       (unsigned long long)c.bad.n, (unsigned long long)c.bad.pc, c.bad.why);
 	ASSERT_GT(c.in_loop, 50);
 	if (c.sme)
 		EXPECT_GT(c.array, 0);
-	EXPECT_EQ(0, c.bad);
+	EXPECT_EQ(0, c.bad.n);
+}
+
+/*
+ * LSE atomics, acquire/release and exclusives, on spe_wl_atomic: D18.2.7
+ * "Load/store, extended" (SUBCLASS 0b000 AR EXCL AT 1 LDST, defined from
+ * FEAT_SPE) for each of the loop's loads and stores: AT for the atomics
+ * (LDADD, CAS, CASP, SWP), each of which returns a value to the PE, so
+ * LDST 0; AR for those with acquire or release semantics; EXCL for
+ * LDAXR and STLXR; LDST 1 for the stores (STLR, STLXR). The data address
+ * is buf for all. SUBS and B.NE are no load/store.
+ */
+static const struct atomic_expect {
+	uint8_t ldst, at, excl, ar, store;
+} atomic_expect[SPE_WL_ATOMIC_INSNS] = {
+	{ 1, 1, 0, 0, 0 },		/* ldadd x4, x5, [x0] */
+	{ 1, 1, 0, 1, 0 },		/* ldaddal x4, x5, [x0] */
+	{ 1, 1, 0, 0, 0 },		/* cas x5, x6, [x0] */
+	{ 1, 1, 0, 0, 0 },		/* casp x6, x7, x8, x9, [x0] */
+	{ 1, 1, 0, 1, 0 },		/* swpal x4, x5, [x0] */
+	{ 1, 0, 0, 1, 0 },		/* ldapr x5, [x0] */
+	{ 1, 0, 0, 1, 1 },		/* stlr x5, [x0] */
+	{ 1, 0, 1, 1, 0 },		/* ldaxr x5, [x0] */
+	{ 1, 0, 1, 1, 1 },		/* stlxr w6, x5, [x0] */
+	{ 0 },				/* subs */
+	{ 0 },				/* b.ne */
+};
+
+struct atomic_count {
+	uint64_t in_loop, at, ar, excl, store;
+	struct wl_bad bad;
+};
+
+static void atomic_hook(const struct spe_record *r, void *arg, struct spe_stats *st)
+{
+	struct atomic_count *c = arg;
+	uint64_t va = spe_addr_va_sext(r->addr[SPE_ADDR_IDX_DATA_VA]);
+	int i = wl_loop_slot(r, spe_wl_atomic_loop, SPE_WL_ATOMIC_INSNS);
+	const struct atomic_expect *x;
+	struct spe_op op;
+	const char *bad = NULL;
+
+	if (i < 0)
+		return;
+	c->in_loop++;
+	x = &atomic_expect[i];
+	spe_op_decode(r->op_class, r->op_subclass, &op);
+	if (!x->ldst) {
+		if (op.is_ldst)
+			bad = "a load/store";
+	} else {
+		c->at += x->at;
+		c->ar += x->ar;
+		c->excl += x->excl;
+		c->store += x->store;
+		if (op.kind != SPE_OP_LDST_EXT)
+			bad = "not Load/store, extended";
+		else if (op.at != x->at || op.excl != x->excl || op.ar != x->ar ||
+			 op.store != x->store)
+			bad = "AT, EXCL, AR or LDST";
+		else if (!(r->present & SPE_REC_DATA_VA) || va != (uintptr_t)atomic_buf)
+			bad = "data address";
+	}
+	wl_bad_note(&c->bad, r, bad, "va", va);
+}
+
+TEST_F(cap, atomic_records_match_instructions)
+{
+	struct atomic_count c = { 0 };
+
+	if (!(getauxval(AT_HWCAP) & HWCAP_ATOMICS))
+		SKIP(return, "no LSE atomics (HWCAP_ATOMICS)");
+	if (!(getauxval(AT_HWCAP) & HWCAP_LRCPC))
+		SKIP(return, "no LDAPR (HWCAP_LRCPC)");
+	ASSERT_OPEN(capture_hook(&self->p, &self->a, 0, -1, WL_ATOMIC, &self->e, &self->st,
+				 &self->s, atomic_hook, &c), &self->s);
+	EXPECT_VALID(&self->st);
+	TH_LOG("%llu loop records: %llu atomic, %llu acquire/release, %llu exclusive, %llu stores; %llu mismatched (first pc %#llx: %s)",
+	       (unsigned long long)c.in_loop, (unsigned long long)c.at,
+	       (unsigned long long)c.ar, (unsigned long long)c.excl,
+	       (unsigned long long)c.store, (unsigned long long)c.bad.n,
+	       (unsigned long long)c.bad.pc, c.bad.why);
+	ASSERT_GT(c.in_loop, 50);
+	EXPECT_GT(c.at, 0);
+	EXPECT_GT(c.ar, 0);
+	EXPECT_GT(c.excl, 0);
+	EXPECT_GT(c.store, 0);
+	EXPECT_EQ(0, c.bad.n);
+}
+
+/*
+ * Memory Copy and Memory Set (FEAT_MOPS), on spe_wl_mops: from
+ * FEAT_SPEv1p3, D18.2.7 "Load/store, Memory Copy" (0b0010000 LDST: a
+ * load's address is in the source, a store's in the destination) for
+ * each of CPYP, CPYM and CPYE, and "Load/store, Memory Set" (0b00100101,
+ * a store at the destination) for SETP, SETM and SETE. Before it those
+ * subclasses are not defined: only a load/store with the same address
+ * rule is asked for. An operation may start at its buffer's end (an
+ * epilogue with nothing left), so the address is in [buf, buf + n]. The
+ * MOVs, SUBS and B.NE are no load/store.
+ */
+enum { MOPS_NONE, MOPS_CPY, MOPS_SET };
+static const uint8_t mops_expect[SPE_WL_MOPS_INSNS] = {
+	MOPS_NONE, MOPS_NONE, MOPS_NONE,	/* mov x4, x0; mov x5, x1; mov x6, x2 */
+	MOPS_CPY, MOPS_CPY, MOPS_CPY,		/* cpyp, cpym, cpye */
+	MOPS_NONE, MOPS_NONE,			/* mov x4, x0; mov x6, x2 */
+	MOPS_SET, MOPS_SET, MOPS_SET,		/* setp, setm, sete */
+	MOPS_NONE, MOPS_NONE,			/* subs, b.ne */
+};
+
+struct mops_count {
+	int v1p3;
+	uint64_t in_loop, cpy, set;
+	struct wl_bad bad;
+};
+
+static int in_buf(uint64_t va, const uint8_t *buf)
+{
+	return va >= (uintptr_t)buf && va <= (uintptr_t)buf + MOPS_BYTES;
+}
+
+static void mops_hook(const struct spe_record *r, void *arg, struct spe_stats *st)
+{
+	struct mops_count *c = arg;
+	uint64_t va = spe_addr_va_sext(r->addr[SPE_ADDR_IDX_DATA_VA]);
+	int i = wl_loop_slot(r, spe_wl_mops_loop, SPE_WL_MOPS_INSNS);
+	int kind, want;
+	struct spe_op op;
+	const char *bad = NULL;
+
+	if (i < 0)
+		return;
+	c->in_loop++;
+	kind = mops_expect[i];
+	spe_op_decode(r->op_class, r->op_subclass, &op);
+	if (kind == MOPS_NONE) {
+		if (op.is_ldst)
+			bad = "a load/store";
+	} else {
+		kind == MOPS_CPY ? c->cpy++ : c->set++;
+		want = kind == MOPS_CPY ? SPE_OP_LDST_MEMCPY : SPE_OP_LDST_MEMSET;
+		if (!op.is_ldst || (c->v1p3 && op.kind != want))
+			bad = c->v1p3 ? "not Memory Copy or Memory Set" : "not a load/store";
+		else if (kind == MOPS_SET && !op.store)
+			bad = "a Memory Set that loads";
+		else if (!(r->present & SPE_REC_DATA_VA) ||
+			 !in_buf(va, op.store ? mops_dst : mops_src))
+			bad = "data address (a load in src, a store in dst)";
+	}
+	wl_bad_note(&c->bad, r, bad, "va", va);
+}
+
+TEST_F(cap, mops_records_match_instructions)
+{
+	struct mops_count c = { 0 };
+	long version = spe_env_long("SPE_EXP_VERSION", 0);
+
+	if (!(getauxval(AT_HWCAP2) & HWCAP2_MOPS))
+		SKIP(return, "no FEAT_MOPS for tasks (HWCAP2_MOPS)");
+	c.v1p3 = version >= 4;
+	ASSERT_OPEN(capture_hook(&self->p, &self->a, 0, -1, WL_MOPS, &self->e, &self->st,
+				 &self->s, mops_hook, &c), &self->s);
+	EXPECT_VALID(&self->st);
+	TH_LOG("PMSVer %ld: %llu loop records, %llu Memory Copy, %llu Memory Set; %llu mismatched (first pc %#llx: %s)",
+	       version, (unsigned long long)c.in_loop, (unsigned long long)c.cpy,
+	       (unsigned long long)c.set, (unsigned long long)c.bad.n,
+	       (unsigned long long)c.bad.pc, c.bad.why);
+	ASSERT_GT(c.in_loop, 50);
+	EXPECT_GT(c.cpy, 0);
+	EXPECT_GT(c.set, 0);
+	EXPECT_EQ(0, c.bad.n);
 }
 
 TEST_F(cap, event_filter_misaligned)

@@ -166,6 +166,14 @@ void spe_wl_sme(uint64_t *buf, uint64_t iters);
 extern char spe_wl_sme_dp_loop[], spe_wl_sme_dp_end[];
 void spe_wl_sme_dp(uint64_t iters);
 #define SPE_WL_SME_DP_INSNS	6
+/* LSE atomics, acquire/release and exclusives at buf (16-byte aligned) */
+extern char spe_wl_atomic_loop[], spe_wl_atomic_end[];
+void spe_wl_atomic(uint64_t *buf, uint64_t iters);
+#define SPE_WL_ATOMIC_INSNS	11
+/* An n-byte Memory Copy src -> dst and Memory Set of dst (needs MOPS) */
+extern char spe_wl_mops_loop[], spe_wl_mops_end[];
+void spe_wl_mops(uint8_t *dst, const uint8_t *src, uint64_t n, uint64_t iters);
+#define SPE_WL_MOPS_INSNS	13
 /* FEAT_MTE: tag every granule of [p, p + len) with p's tag (STG) */
 void spe_mte_set_tags(uint64_t *p, uint64_t len);
 

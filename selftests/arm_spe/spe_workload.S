@@ -156,6 +156,65 @@ spe_wl_sme_dp_loop:
 spe_wl_sme_dp_end:
 	.size	spe_wl_sme_dp, . - spe_wl_sme_dp
 
+/*
+ * void spe_wl_atomic(uint64_t *buf, uint64_t iters): LSE atomics,
+ * acquire/release and exclusives at buf (16-byte aligned),
+ * SPE_WL_ATOMIC_INSNS a loop iteration, in this order (spe_capture.c's
+ * atomic_expect[]): LDADD, LDADDAL, CAS, CASP, SWPAL, LDAPR, STLR, LDAXR,
+ * STLXR (its status is not looked at), SUBS, B.NE.
+ */
+	.arch_extension	lse
+	.arch_extension	rcpc
+	.globl	spe_wl_atomic, spe_wl_atomic_loop, spe_wl_atomic_end
+	.type	spe_wl_atomic, %function
+spe_wl_atomic:
+	mov	x4, #1
+spe_wl_atomic_loop:
+	ldadd	x4, x5, [x0]
+	ldaddal	x4, x5, [x0]
+	cas	x5, x6, [x0]
+	casp	x6, x7, x8, x9, [x0]
+	swpal	x4, x5, [x0]
+	ldapr	x5, [x0]
+	stlr	x5, [x0]
+	ldaxr	x5, [x0]
+	stlxr	w6, x5, [x0]
+	subs	x1, x1, #1
+	b.ne	spe_wl_atomic_loop
+	ret
+spe_wl_atomic_end:
+	.size	spe_wl_atomic, . - spe_wl_atomic
+
+/*
+ * void spe_wl_mops(uint8_t *dst, const uint8_t *src, uint64_t n,
+ * uint64_t iters): an n-byte Memory Copy from src to dst and an n-byte
+ * Memory Set of dst (FEAT_MOPS), each as its prologue, main and
+ * epilogue, SPE_WL_MOPS_INSNS a loop iteration, in this order
+ * (spe_capture.c's mops_expect[]): MOV, MOV, MOV, CPYP, CPYM, CPYE, MOV,
+ * MOV, SETP, SETM, SETE, SUBS, B.NE.
+ */
+	.arch_extension	mops
+	.globl	spe_wl_mops, spe_wl_mops_loop, spe_wl_mops_end
+	.type	spe_wl_mops, %function
+spe_wl_mops:
+spe_wl_mops_loop:
+	mov	x4, x0
+	mov	x5, x1
+	mov	x6, x2
+	cpyp	[x4]!, [x5]!, x6!
+	cpym	[x4]!, [x5]!, x6!
+	cpye	[x4]!, [x5]!, x6!
+	mov	x4, x0
+	mov	x6, x2
+	setp	[x4]!, x6!, xzr
+	setm	[x4]!, x6!, xzr
+	sete	[x4]!, x6!, xzr
+	subs	x3, x3, #1
+	b.ne	spe_wl_mops_loop
+	ret
+spe_wl_mops_end:
+	.size	spe_wl_mops, . - spe_wl_mops
+
 	.globl	spe_wl_end
 spe_wl_end:
 

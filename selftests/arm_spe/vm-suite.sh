@@ -90,6 +90,10 @@ grep -qx 'CONFIG_ARM64_SME=y' "$kconfig" 2>/dev/null && kernel_sme=1
 # MTE for tasks (HWCAP2_MTE, PROT_MTE): what cap.mte_* needs
 kernel_mte=0
 grep -qx 'CONFIG_ARM64_MTE=y' "$kconfig" 2>/dev/null && kernel_mte=1
+# FEAT_MOPS for tasks (HWCAP2_MOPS, no Kconfig option): in the kernel's uapi
+kernel_mops=0
+grep -qw HWCAP2_MOPS "${uapi%/include/uapi/linux/perf_event.h}/arch/arm64/include/uapi/asm/hwcap.h" \
+	2>/dev/null && kernel_mops=1
 grep -qwE 'perf_allow_kernel|sysctl_perf_event_paranoid' "$KDIR/Module.symvers" 2>/dev/null &&
 	paranoid_kernel=1
 
@@ -126,6 +130,12 @@ expected_skips() {
 		x 'capture/cap.mte_*' "no FEAT_MTE2 in this boot (the virt board's mte=on)"
 	elif [ "$kernel_mte" != 1 ]; then
 		x 'capture/cap.mte_*' "kernel without CONFIG_ARM64_MTE: no MTE for tasks"
+	fi
+	# FEAT_MOPS: -cpu max has it; the Neoverse models (Armv8.2-8.5) do not
+	if [ "$kernel_mops" != 1 ]; then
+		x 'capture/cap.mops_*' "kernel without FEAT_MOPS support (no HWCAP2_MOPS in its uapi)"
+	elif [ "$model" != max ]; then
+		x 'capture/cap.mops_*' "the CPU ($model) has no FEAT_MOPS"
 	fi
 	[ "$fault" = s1:1 ] || x 'buffer/buf.injected_fault_at_schedule_out' "the first record does not fault in this boot"
 	[ "$firmware" = acpi ] && x 'module_load' "module_load.sh needs the DT node (ACPI boot)"
