@@ -92,8 +92,9 @@ kernel_mte=0
 grep -qx 'CONFIG_ARM64_MTE=y' "$kconfig" 2>/dev/null && kernel_mte=1
 # FEAT_MOPS for tasks (HWCAP2_MOPS, no Kconfig option): in the kernel's uapi
 kernel_mops=0
-grep -qw HWCAP2_MOPS "${uapi%/include/uapi/linux/perf_event.h}/arch/arm64/include/uapi/asm/hwcap.h" \
-	2>/dev/null && kernel_mops=1
+hwcap=${uapi%/include/uapi/linux/perf_event.h}/arch/arm64/include/uapi/asm/hwcap.h
+[ -f "$hwcap" ] || fail_build "no uapi asm/hwcap.h next to $uapi"
+grep -qw HWCAP2_MOPS "$hwcap" && kernel_mops=1
 grep -qwE 'perf_allow_kernel|sysctl_perf_event_paranoid' "$KDIR/Module.symvers" 2>/dev/null &&
 	paranoid_kernel=1
 
@@ -131,7 +132,7 @@ expected_skips() {
 	elif [ "$kernel_mte" != 1 ]; then
 		x 'capture/cap.mte_*' "kernel without CONFIG_ARM64_MTE: no MTE for tasks"
 	fi
-	# FEAT_MOPS: -cpu max has it; the Neoverse models (Armv8.2-8.5) do not
+	# FEAT_MOPS: -cpu max has it; the Neoverse models (Armv8.2 to 9.0) do not
 	if [ "$kernel_mops" != 1 ]; then
 		x 'capture/cap.mops_*' "kernel without FEAT_MOPS support (no HWCAP2_MOPS in its uapi)"
 	elif [ "$model" != max ]; then
