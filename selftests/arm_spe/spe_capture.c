@@ -802,6 +802,22 @@ static int wl_loop_slot(const struct spe_record *r, const char *loop, int n)
 }
 
 /*
+ * wl_loop_slot() of r; for a record of the loop, also counted in
+ * *in_loop and its Operation Type decoded into *op
+ */
+static int wl_loop_op(const struct spe_record *r, const char *loop, int n, uint64_t *in_loop,
+		      struct spe_op *op)
+{
+	int i = wl_loop_slot(r, loop, n);
+
+	if (i >= 0) {
+		++*in_loop;
+		spe_op_decode(r->op_class, r->op_subclass, op);
+	}
+	return i;
+}
+
+/*
  * The EVL field (D18.2.7: 32 << EVL bits) of the vector length a
  * PR_S[VM]E_GET_VL prctl() returned (bytes under mask); *bits gets it in
  * bits, a power of two here
@@ -843,13 +859,11 @@ static void sve_hook(const struct spe_record *r, void *arg, struct spe_stats *st
 		  (r->events & SPE_EV_BIT(SPE_EV_EMPTY_PRED));
 	struct spe_op op;
 	const char *bad = NULL;
-	int i = wl_loop_slot(r, spe_wl_sve_loop, SPE_WL_SVE_INSNS);
+	int i = wl_loop_op(r, spe_wl_sve_loop, SPE_WL_SVE_INSNS, &c->in_loop, &op);
 
 	if (i < 0)
 		return;
-	c->in_loop++;
 	x = &sve_expect[i];
-	spe_op_decode(r->op_class, r->op_subclass, &op);
 	if (x->kind == SVE_DP && c->v1p1) {
 		c->dp++;
 		if (op.kind != SPE_OP_SVE_DP)
@@ -932,16 +946,14 @@ static void sme_hook(const struct spe_record *r, void *arg, struct spe_stats *st
 {
 	struct sme_count *c = arg;
 	uint64_t va = spe_addr_va_sext(r->addr[SPE_ADDR_IDX_DATA_VA]);
-	int i = wl_loop_slot(r, spe_wl_sme_loop, SPE_WL_SME_INSNS);
 	const struct sme_expect *x;
 	struct spe_op op;
 	const char *bad = NULL;
+	int i = wl_loop_op(r, spe_wl_sme_loop, SPE_WL_SME_INSNS, &c->in_loop, &op);
 
 	if (i < 0)
 		return;
-	c->in_loop++;
 	x = &sme_expect[i];
-	spe_op_decode(r->op_class, r->op_subclass, &op);
 	if (x->kind == SME_NONE) {
 		if (op.is_ldst || op.kind == SPE_OP_SVE_DP)
 			bad = "a load/store or SVE vector operation";
@@ -1013,18 +1025,16 @@ struct sme_dp_count {
 static void sme_dp_hook(const struct spe_record *r, void *arg, struct spe_stats *st)
 {
 	struct sme_dp_count *c = arg;
-	int i = wl_loop_slot(r, spe_wl_sme_dp_loop, SPE_WL_SME_DP_INSNS);
 	uint64_t ev = (r->present & SPE_REC_EVENTS) ? r->events : 0;
 	unsigned int want_ets = 0;
 	int kind, want_e25;
 	struct spe_op op;
 	const char *bad = NULL;
+	int i = wl_loop_op(r, spe_wl_sme_dp_loop, SPE_WL_SME_DP_INSNS, &c->in_loop, &op);
 
 	if (i < 0)
 		return;
-	c->in_loop++;
 	kind = sme_dp_expect[i];
-	spe_op_decode(r->op_class, r->op_subclass, &op);
 	if (kind == SMEDP_TILE_S)
 		want_ets = 2 * c->svl_log2 - 5 - 7;
 	else if (kind == SMEDP_VECTOR)
@@ -1097,7 +1107,7 @@ static const struct atomic_expect {
 };
 
 struct atomic_count {
-	uint64_t in_loop, at, ar, excl, store, slot[SPE_WL_ATOMIC_INSNS];
+	uint64_t in_loop, slot[SPE_WL_ATOMIC_INSNS];
 	struct wl_bad bad;
 };
 
@@ -1105,25 +1115,19 @@ static void atomic_hook(const struct spe_record *r, void *arg, struct spe_stats 
 {
 	struct atomic_count *c = arg;
 	uint64_t va = spe_addr_va_sext(r->addr[SPE_ADDR_IDX_DATA_VA]);
-	int i = wl_loop_slot(r, spe_wl_atomic_loop, SPE_WL_ATOMIC_INSNS);
 	const struct atomic_expect *x;
 	struct spe_op op;
 	const char *bad = NULL;
+	int i = wl_loop_op(r, spe_wl_atomic_loop, SPE_WL_ATOMIC_INSNS, &c->in_loop, &op);
 
 	if (i < 0)
 		return;
-	c->in_loop++;
 	c->slot[i]++;
 	x = &atomic_expect[i];
-	spe_op_decode(r->op_class, r->op_subclass, &op);
 	if (!x->ldst) {
 		if (op.is_ldst)
 			bad = "a load/store";
 	} else {
-		c->at += x->at;
-		c->ar += x->ar;
-		c->excl += x->excl;
-		c->store += x->store;
 		if (op.kind != SPE_OP_LDST_EXT)
 			bad = "not Load/store, extended";
 		else if (op.at != x->at || op.excl != x->excl || op.ar != x->ar ||
@@ -1138,6 +1142,7 @@ static void atomic_hook(const struct spe_record *r, void *arg, struct spe_stats 
 TEST_F(cap, atomic_records_match_instructions)
 {
 	struct atomic_count c = { 0 };
+	uint64_t at = 0, ar = 0, excl = 0, store = 0;
 	int i;
 
 	if (!(getauxval(AT_HWCAP) & HWCAP_ATOMICS))
@@ -1147,10 +1152,16 @@ TEST_F(cap, atomic_records_match_instructions)
 	ASSERT_OPEN(capture_hook(&self->p, &self->a, 0, -1, WL_ATOMIC, &self->e, &self->st,
 				 &self->s, atomic_hook, &c), &self->s);
 	EXPECT_VALID(&self->st);
+	for (i = 0; i < SPE_WL_ATOMIC_INSNS; i++) {
+		at += c.slot[i] * atomic_expect[i].at;
+		ar += c.slot[i] * atomic_expect[i].ar;
+		excl += c.slot[i] * atomic_expect[i].excl;
+		store += c.slot[i] * atomic_expect[i].store;
+	}
 	TH_LOG("%llu loop records: %llu atomic, %llu acquire/release, %llu exclusive, %llu stores; %llu mismatched (first pc %#llx: %s)",
-	       (unsigned long long)c.in_loop, (unsigned long long)c.at,
-	       (unsigned long long)c.ar, (unsigned long long)c.excl,
-	       (unsigned long long)c.store, (unsigned long long)c.bad.n,
+	       (unsigned long long)c.in_loop, (unsigned long long)at,
+	       (unsigned long long)ar, (unsigned long long)excl,
+	       (unsigned long long)store, (unsigned long long)c.bad.n,
 	       (unsigned long long)c.bad.pc, c.bad.why);
 	ASSERT_GT(c.in_loop, 50);
 	/* every load/store of the loop was sampled and checked */
@@ -1182,7 +1193,7 @@ static const uint8_t mops_expect[SPE_WL_MOPS_INSNS] = {
 
 struct mops_count {
 	int v1p3;
-	uint64_t in_loop, cpy, set, slot[SPE_WL_MOPS_INSNS];
+	uint64_t in_loop, slot[SPE_WL_MOPS_INSNS];
 	struct wl_bad bad;
 };
 
@@ -1195,22 +1206,19 @@ static void mops_hook(const struct spe_record *r, void *arg, struct spe_stats *s
 {
 	struct mops_count *c = arg;
 	uint64_t va = spe_addr_va_sext(r->addr[SPE_ADDR_IDX_DATA_VA]);
-	int i = wl_loop_slot(r, spe_wl_mops_loop, SPE_WL_MOPS_INSNS);
 	int kind, want;
 	struct spe_op op;
 	const char *bad = NULL;
+	int i = wl_loop_op(r, spe_wl_mops_loop, SPE_WL_MOPS_INSNS, &c->in_loop, &op);
 
 	if (i < 0)
 		return;
-	c->in_loop++;
 	c->slot[i]++;
 	kind = mops_expect[i];
-	spe_op_decode(r->op_class, r->op_subclass, &op);
 	if (kind == MOPS_NONE) {
 		if (op.is_ldst)
 			bad = "a load/store";
 	} else {
-		kind == MOPS_CPY ? c->cpy++ : c->set++;
 		want = kind == MOPS_CPY ? SPE_OP_LDST_MEMCPY : SPE_OP_LDST_MEMSET;
 		if (!op.is_ldst || (c->v1p3 && op.kind != want))
 			bad = c->v1p3 ? "not Memory Copy or Memory Set" : "not a load/store";
@@ -1227,6 +1235,7 @@ TEST_F(cap, mops_records_match_instructions)
 {
 	struct mops_count c = { 0 };
 	long version = spe_env_long("SPE_EXP_VERSION", 0);
+	uint64_t cpy = 0, set = 0;
 	int i;
 
 	if (!(getauxval(AT_HWCAP2) & HWCAP2_MOPS))
@@ -1235,9 +1244,13 @@ TEST_F(cap, mops_records_match_instructions)
 	ASSERT_OPEN(capture_hook(&self->p, &self->a, 0, -1, WL_MOPS, &self->e, &self->st,
 				 &self->s, mops_hook, &c), &self->s);
 	EXPECT_VALID(&self->st);
+	for (i = 0; i < SPE_WL_MOPS_INSNS; i++) {
+		cpy += mops_expect[i] == MOPS_CPY ? c.slot[i] : 0;
+		set += mops_expect[i] == MOPS_SET ? c.slot[i] : 0;
+	}
 	TH_LOG("PMSVer %ld: %llu loop records, %llu Memory Copy, %llu Memory Set; %llu mismatched (first pc %#llx: %s)",
-	       version, (unsigned long long)c.in_loop, (unsigned long long)c.cpy,
-	       (unsigned long long)c.set, (unsigned long long)c.bad.n,
+	       version, (unsigned long long)c.in_loop, (unsigned long long)cpy,
+	       (unsigned long long)set, (unsigned long long)c.bad.n,
 	       (unsigned long long)c.bad.pc, c.bad.why);
 	ASSERT_GT(c.in_loop, 50);
 	/* each of the prologues, mains and epilogues was sampled and checked */
