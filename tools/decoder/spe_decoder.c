@@ -179,7 +179,6 @@ static const uint8_t pkt_tab[256] = {
 #define TAB_CLS(e)	((e) & 0xfu)
 #define TAB_PLEN(e)	((unsigned int)(e) >> 4)
 
-
 /* D18.1.2: "Within a payload value, values are in little-endian byte order". */
 static inline uint64_t le64_load(const uint8_t *p)
 {
@@ -212,14 +211,6 @@ static const uint64_t pmask[9] = {
 	0, 0xffull, 0xffffull, 0, 0xffffffffull, 0, 0, 0, ~0ull,
 };
 
-#if defined(__GNUC__)
-#define likely(x)	__builtin_expect(!!(x), 1)
-#define unlikely(x)	__builtin_expect(!!(x), 0)
-#else
-#define likely(x)	(x)
-#define unlikely(x)	(x)
-#endif
-
 /*
  * Note on the record loop below: the common packets advance p by a constant
  * per case, so that once the branch predictor has learnt a record layout the
@@ -241,31 +232,13 @@ static const uint64_t pmask[9] = {
 /* The same for the stats the fast paths add to: one scalar add each. */
 #define STAT_ADD(d, f, v)	((d)->stats.f = LOAD_SCALAR((d)->stats.f) + (v))
 
-/* First position at or after p that is not a Padding byte (D18.2.8), or end. */
-static inline const uint8_t *skip_padding(const uint8_t *p, const uint8_t *end)
-{
-#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	while ((size_t)(end - p) >= 8) {
-		uint64_t w;
-
-		memcpy(&w, p, 8);
-		if (w)
-			return p + (__builtin_ctzll(w) >> 3);
-		p += 8;
-	}
-#endif
-	while (p < end && *p == SPE_HDR_PADDING)
-		p++;
-	return p;
-}
-
 /*
  * The length of the run of Padding at p, as one Padding packet holds it:
  * up to the next other byte, the end, or 255 bytes.
  */
 static inline size_t pad_run(const uint8_t *p, const uint8_t *end)
 {
-	return (size_t)(skip_padding(p, end - p > 255 ? p + 255 : end) - p);
+	return (size_t)(spe__skip_padding(p, end - p > 255 ? p + 255 : end) - p);
 }
 
 /*
@@ -736,7 +709,7 @@ static int next_record(struct spe_decoder *d, struct spe_record *rec)
 	/* D18.1.3: only padding (and [000] Alignment commands) between records. */
 	for (;;) {
 		start = p;
-		p = skip_padding(p, end);
+		p = spe__skip_padding(p, end);
 		d->stats.pad_bytes += (size_t)(p - start);
 		if (unlikely(p < end && (d->flags & SPE_DEC_LEGACY_ALIGN) &&
 			     (*p & SPE_ALIGN0_MASK) == SPE_ALIGN0_VAL &&
@@ -915,24 +888,41 @@ int spe_decoder_next(struct spe_decoder *d, struct spe_record *rec)
 	size_t pos = LOAD_POS(d);
 
 	/*
-	 * Not near the end: skip the padding before the record here (as
-	 * next_record() would: a legacy Alignment command after it stops
-	 * fast_record(), and next_record() goes on from there).
+	 * Not near the end: a record of a known layout (spe_rec_layout.c),
+	 * else skip the padding before the record here (as next_record()
+	 * would: a legacy Alignment command after it stops fast_record(), and
+	 * next_record() goes on from there) and try the fast path, whose
+	 * records teach the layouts.
 	 */
 	if (likely(pos < d->len && d->len - pos >= FAST_REC_SPAN &&
 		   !(d->flags & SPE__DEC_NO_FAST))) {
 		const uint8_t *p = d->buf + pos, *q = p, *end = d->buf + d->len;
+		int lay = !(d->flags & SPE__DEC_NO_LAYOUT) && spe__layouts_avail();
 
+		if (lay) {
+			uint64_t npk = 0, npad = 0;
+
+			if (spe__layout_records(d->buf, &q, end, rec, 1, &npk, &npad)) {
+				STAT_ADD(d, pad_bytes, npad);
+				STAT_ADD(d, packets, npk);
+				STAT_ADD(d, records, 1);
+				d->pos = (size_t)(q - d->buf);
+				return 1;
+			}
+		}
 		if (*q == SPE_HDR_PADDING) {
-			q = skip_padding(q, end);
+			q = spe__skip_padding(q, end);
 			STAT_ADD(d, pad_bytes, (size_t)(q - p));
 			d->pos = (size_t)(q - d->buf);
 		}
 		if ((size_t)(end - q) >= FAST_REC_SPAN) {
 			const uint8_t *next = fast_record(d, rec, q);
 
-			if (next)
+			if (next) {
+				if (lay)
+					spe__layout_learn(q, rec);
 				return fast_done(d, rec, next);
+			}
 		}
 	}
 	return next_record(d, rec);
@@ -1313,9 +1303,11 @@ int spe_decoder_next_packets(struct spe_decoder *d, struct spe_packet *pkts,
 }
 
 /*
- * The batch record iterator: fast_record() in a loop that keeps the
- * position and the stats in registers. A record that the fast path does not
- * take goes through spe_decoder_next(); if that fails or finds the end
+ * The batch record iterator: the records of a layout seen before
+ * (spe_rec_layout.c, where the machine has it), fast_record() for the
+ * others, in a loop that keeps the position and the stats in registers. A
+ * record that the fast path does not take goes through
+ * spe_decoder_next(); if that fails or finds the end
  * and records are already in the batch, the decoder is put back as it was
  * before the call, so that the next batch reports it first (and so that
  * after each batch, the decoder is where that many spe_decoder_next()
@@ -1333,18 +1325,29 @@ int spe_decoder_next_records(struct spe_decoder *d, struct spe_record *recs,
 		p = buf + LOAD_POS(d);
 		if (!(d->flags & SPE__DEC_NO_FAST)) {
 			uint64_t npk = 0, npad = 0;
+			int lay = !(d->flags & SPE__DEC_NO_LAYOUT) && spe__layouts_avail();
 
 			for (n0 = n; n < max && likely((size_t)(end - p) >= FAST_REC_SPAN); n++) {
-				const uint8_t *r0 = p;
+				const uint8_t *r0;
 
+				/* the records of known layouts, then one for the fast path */
+				if (lay) {
+					n += spe__layout_records(buf, &p, end, recs + n, max - n,
+								 &npk, &npad);
+					if (n == max || (size_t)(end - p) < FAST_REC_SPAN)
+						break;
+				}
+				r0 = p;
 				/* the padding before a record goes with it */
 				if (*p == SPE_HDR_PADDING)
-					p = skip_padding(p, end);
+					p = spe__skip_padding(p, end);
 				q = (size_t)(end - p) >= FAST_REC_SPAN ? fast_record(d, &recs[n], p) : NULL;
 				if (!q) {
 					p = r0;
 					break;
 				}
+				if (lay)
+					spe__layout_learn(p, &recs[n]);
 				npad += (size_t)(p - r0);
 				npk += recs[n].n_packets;
 				p = q;

@@ -7,7 +7,37 @@
 #ifndef SPE_INTERNAL_H
 #define SPE_INTERNAL_H
 
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
 #include <arm_spe/spe_decoder.h>
+
+#if defined(__GNUC__)
+#define likely(x)	__builtin_expect(!!(x), 1)
+#define unlikely(x)	__builtin_expect(!!(x), 0)
+#else
+#define likely(x)	(x)
+#define unlikely(x)	(x)
+#endif
+
+/* First position at or after p that is not a Padding byte (D18.2.8), or end. */
+static inline const uint8_t *spe__skip_padding(const uint8_t *p, const uint8_t *end)
+{
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	while ((size_t)(end - p) >= 8) {
+		uint64_t w;
+
+		memcpy(&w, p, 8);
+		if (w)
+			return p + (__builtin_ctzll(w) >> 3);
+		p += 8;
+	}
+#endif
+	while (p < end && *p == SPE_HDR_PADDING)
+		p++;
+	return p;
+}
 
 /*
  * The next record boundary at or after 'from' in d->buf[0..d->len): the
@@ -30,6 +60,42 @@ size_t spe__resync(struct spe_decoder *d, size_t from);
 
 /* 1 if the batch packet iterator's vector pre-pass runs on this machine */
 int spe__batch_simd(void);
+
+/*
+ * Decoder flag, internal: the batch record iterator does not use the record
+ * layouts (spe_rec_layout.c); tests compare the two.
+ */
+#define SPE__DEC_NO_LAYOUT	(1u << 29)
+
+/* Record layouts (spe_rec_layout.c): x86-64 with AVX-512 VBMI at run time. */
+#if defined(__GNUC__) && defined(__x86_64__) && defined(__BYTE_ORDER__) && \
+	__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define HAVE_REC_LAYOUT 1
+#endif
+#define SPE__LAYOUTS		16u	/* layouts kept per thread */
+#define SPE__LAYOUT_SPAN	128u	/* bytes a record's match reads: its maximum size */
+
+/* 1 if the record layouts can be used on this machine */
+int spe__layouts_avail(void);
+
+/*
+ * Decode from *pp up to max records, each after its Padding, while their
+ * layouts are known: *pp moves past them, *npk and *npad grow by their
+ * packets and Padding bytes. Stops before the first record (with its
+ * Padding) that it does not decode, or SPE__LAYOUT_SPAN bytes from end.
+ */
+unsigned int spe__layout_records(const uint8_t *buf, const uint8_t **pp, const uint8_t *end,
+				 struct spe_record *recs, unsigned int max,
+				 uint64_t *npk, uint64_t *npad);
+
+/*
+ * Learn the layout of *rec, just decoded from p by the record iterator's
+ * fast path, with SPE__LAYOUT_SPAN bytes or more from p to the end.
+ */
+void spe__layout_learn(const uint8_t *p, const struct spe_record *rec);
+
+/* Records this thread has decoded by their layouts so far (for the tests). */
+uint64_t spe__layout_count(void);
 
 /* Bytes after a resynchronization point that the scan may have looked at. */
 #define SPE__RESYNC_LOOKAHEAD	(9u + SPE_MAX_PACKET_LEN + 1u)

@@ -17,6 +17,12 @@ cd "$(dirname "$0")/.." || exit 2
 : "${CC:=gcc}"
 : "${FUZZ_SECONDS:=45}"
 MAKE=${MAKE:-make}
+# the library's sources (the fuzz targets build them): the Makefile's list
+if [ -z "${LIB_SRCS:-}" ]; then
+	echo "tests/check.sh: LIB_SRCS unset: run it as make -C tools/decoder check" >&2
+	exit 2
+fi
+read -ra lib_srcs <<<"$LIB_SRCS"
 
 pass=0
 fail=0
@@ -217,7 +223,7 @@ else
 	mkdir -p "$FD/corpus" "$FD/seeds" "$FD/artifacts"
 	if ! "$FCC" -std=c11 -D_DEFAULT_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=all -I"$TOP/include" -o "$FD/spe_fuzz" \
-		tests/fuzz.c spe_decoder.c spe_describe.c spe_encode.c spe_stream.c >"$LOG/fuzz-build.log" 2>&1; then
+		tests/fuzz.c "${lib_srcs[@]}" >"$LOG/fuzz-build.log" 2>&1; then
 		sed -n '1,20p' "$LOG/fuzz-build.log"
 		case_fail fuzz "fuzz target build failed (see $LOG/fuzz-build.log)"
 	else
@@ -247,7 +253,7 @@ else
 	mkdir -p "$PD/corpus" "$PD/seeds" "$PD/artifacts"
 	if ! "$FCC" -std=c11 -D_DEFAULT_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=all -I"$TOP/include" -o "$PD/pd_fuzz" tests/fuzz_perfdata.c \
-		perf_data.c perf_decode.c spe_decoder.c spe_describe.c spe_encode.c spe_stream.c \
+		perf_data.c perf_decode.c "${lib_srcs[@]}" \
 		>"$LOG/fuzz-perfdata-build.log" 2>&1; then
 		case_fail fuzz-perfdata "build failed (see $LOG/fuzz-perfdata-build.log)"
 	else

@@ -269,6 +269,135 @@ static void t_batch_padding(void)
 	       spe__batch_simd() ? "in use" : "not available here: portable loop only");
 }
 
+/*
+ * A record of layout 'shape' (of 40): its own choice and order of the
+ * packets the record iterator's fast path takes (Address INDEX 0-4, Counter
+ * INDEX 0, 1, 2 and 4, Context INDEX 0 and 1, Events and Data Source of
+ * each size it takes, Operation Type of one CLASS with a SUBCLASS that is
+ * reserved one time in eight), then Timestamp or End; payloads random.
+ */
+static size_t layout_record(uint8_t *v, unsigned int shape)
+{
+	static const uint8_t kinds[][4] = {
+		{ 0xb0 }, { 0xb1 }, { 0xb2 }, { 0xb3 }, { 0xb4 },
+		{ 0x98 }, { 0x99 }, { 0x9a }, { 0x9c }, { 0x64 }, { 0x65 },
+		{ 0x42, 0x52, 0x62, 0x72 }, { 0x43, 0x53 }, { 0x48, 0x49, 0x4a, 0x4b },
+	};
+	uint8_t order[sizeof(kinds) / sizeof(kinds[0])];
+	uint64_t st = 0x9e3779b97f4a7c15ull * (shape + 1);
+	unsigned int nk = sizeof(order), i, j, m = 0;
+	size_t n = 0;
+
+	/* the shape's packets, from its own generator: the same every time */
+	for (i = 0; i < nk; i++) {
+		st ^= st << 13;
+		st ^= st >> 7;
+		st ^= st << 17;
+		if (st & 1)
+			order[m++] = (uint8_t)i;
+	}
+	for (i = m; i > 1; i--) {
+		uint8_t t;
+
+		st ^= st << 13;
+		st ^= st >> 7;
+		st ^= st << 17;
+		j = (unsigned int)(st % i);
+		t = order[i - 1];
+		order[i - 1] = order[j];
+		order[j] = t;
+	}
+	for (i = 0; i < m; i++) {
+		const uint8_t *k = kinds[order[i]];
+		unsigned int nv = k[1] ? (k[3] ? 4 : 2) : 1;
+		uint8_t h = k[(st >> (8 + 2 * i)) % nv];
+
+		n += put(v + n, h, SPE_HDR_PAYLOAD_LEN(h));
+		/* mostly a SUBCLASS that is not reserved (CLASS 3 has none) */
+		if (SPE_HDR_IS_OP_TYPE(h) && (h & 3u) != 3u && (rnd() & 7)) {
+			struct spe_op op;
+
+			while (spe_op_decode(h & 3u, v[n - 1], &op) < 0 || op.reserved)
+				v[n - 1] = (uint8_t)rnd();
+		}
+	}
+	if (st & 2)
+		n += put(v + n, 0x71, 8);
+	else
+		v[n++] = 0x01;
+	return n;
+}
+
+/*
+ * The record iterators' record layouts (spe_rec_layout.c), where the
+ * machine has them: records of 40 layouts (more than they keep, so that
+ * layouts are replaced), some odd ones, Padding between some: batches give
+ * what one call a record gives, and one call a record what the general
+ * loop alone gives, with the layouts and without; and most records went
+ * through a layout.
+ */
+static void t_batch_layouts(void)
+{
+	uint64_t before = spe__layout_count(), done;
+	size_t n = 0, nrec = 0, len;
+	unsigned int rep;
+
+	while (n + 4096 < sizeof(tr)) {
+		unsigned int shape = (unsigned int)(rnd() % 40);
+
+		/* one shape at a time for a while, as a program's phases */
+		if (rnd() & 3)
+			shape %= 6;
+		n += (rnd() % 64) ? layout_record(tr + n, shape) : odd_record(tr + n);
+		nrec++;
+		if (!(rnd() & 7)) {
+			size_t pad = rnd() % 70;
+
+			memset(tr + n, 0x00, pad);
+			n += pad;
+		}
+	}
+	for (rep = 0; rep < 6; rep++) {
+		unsigned int flags = rep & 1 ? SPE__DEC_NO_LAYOUT : 0;
+		struct chunker c = { .state = rnd() | 1, .max = rep < 2 ? 64 : 1 + rep * 200 };
+		long r;
+
+		len = n - (rep >= 4 ? rnd() % 200 : 0);
+		r = batch_vs_single(tr, len, flags, 0, &c, 0);
+		if (r) {
+			printf("FAIL: stream:records-layouts: batches %s, %zu bytes: result %ld "
+			       "differs\n", flags ? "without layouts" : "with layouts", len, r);
+			return;
+		}
+		/* one call a record, with them or not, against the general loop alone */
+		r = fast_vs_general(tr, len, flags, 0);
+		if (r) {
+			printf("FAIL: stream:records-layouts: single calls %s, %zu bytes: result "
+			       "%ld differs from the general loop\n",
+			       flags ? "without layouts" : "with layouts", len, r);
+			return;
+		}
+	}
+	done = spe__layout_count() - before;
+	if (!spe__layouts_avail()) {
+		printf("PASS: stream:records-layouts (%zu records; layouts not available "
+		       "here: fast path only)\n", nrec);
+		return;
+	}
+	/*
+	 * three passes with the layouts over the same records, each decoding
+	 * them three times: batched, one at a time against the batches, one
+	 * at a time against the general loop
+	 */
+	if (done < 9 * nrec / 2) {
+		printf("FAIL: stream:records-layouts: %llu of 9 x %zu records by their "
+		       "layouts\n", (unsigned long long)done, nrec);
+		return;
+	}
+	printf("PASS: stream:records-layouts (%zu records, %.0f%% by their layouts)\n", nrec,
+	       100.0 * (double)done / (9.0 * (double)nrec));
+}
+
 static void t_min_cap(void)
 {
 	struct spe_stream s;
@@ -288,6 +417,8 @@ int main(void)
 	t_min_cap();
 	t_fast_vs_general();
 	t_batches("batch-records", 0, 0);
+	t_batches("batch-records-no-layouts", 0, SPE__DEC_NO_LAYOUT);
+	t_batch_layouts();
 	t_batches("batch-packets", 1, 0);
 	t_batches("batch-packets-portable", 1, SPE__DEC_NO_SIMD);
 	t_batch_padding();

@@ -151,6 +151,9 @@ static long batch_vs_single_at(const uint8_t *buf, size_t len, unsigned int flag
 			    memcmp(&db.stats, &ds.stats, sizeof(db.stats)))
 				return idx + 1;
 		}
+		/* every byte of a record up to extra[] is written: no stale ones */
+		if (!packets)
+			memset(rb, 0xa5, max * sizeof(rb[0]));
 		retb = packets ? spe_decoder_next_packets(&db, pb, max) :
 				 spe_decoder_next_records(&db, rb, max);
 		idx++;
