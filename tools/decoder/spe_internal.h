@@ -94,8 +94,13 @@ unsigned int spe__layout_records(const uint8_t *buf, const uint8_t **pp, const u
  */
 void spe__layout_learn(const uint8_t *p, const struct spe_record *rec);
 
-/* Records this thread has decoded by their layouts so far (for the tests). */
-uint64_t spe__layout_count(void);
+/*
+ * For the tests: records this thread has decoded by their layouts so far
+ * (second: of them, those a second chain decoded); which way batches of 16
+ * or more go (mode 0: the faster, timed; 1: one chain; 2: two chains).
+ */
+uint64_t spe__layout_count(int second);
+void spe__layout_mode(int mode);
 
 /* Bytes after a resynchronization point that the scan may have looked at. */
 #define SPE__RESYNC_LOOKAHEAD	(9u + SPE_MAX_PACKET_LEN + 1u)

@@ -14,11 +14,16 @@
  * whose bytes hold the same headers at the same offsets has that layout:
  * the walk from its first header is fixed by the headers it meets (D18.1.1:
  * a header alone gives its packet's length), so it meets these headers and
- * ends where this one ended. It is decoded with two vector compares and two
- * byte permutes, with no branch per packet. The one decision that depends
- * on a payload, a reserved Operation Type SUBCLASS (D18.2.7), is checked per
+ * ends where this one ended. It is decoded with byte compares and two byte
+ * permutes, with no branch per packet. The one decision that depends on a
+ * payload, a reserved Operation Type SUBCLASS (D18.2.7), is checked per
  * record; a record that has one goes to the fast path, and from it to the
  * general loop, as before.
+ *
+ * Batches of 16 records or more go one of two ways, whichever is faster on
+ * the data at hand (timed now and then): one chain of records that finds
+ * each one's layout with a branch per layout tried (one_chain()), or two
+ * chains side by side that find it without a branch (two_chains()).
  *
  * x86-64 with AVX-512 VBMI (VPERMI2B) only, chosen at run time; elsewhere
  * the batch record iterator runs the fast path alone. The memo is per
@@ -35,6 +40,7 @@
 
 #ifdef HAVE_REC_LAYOUT
 #include <immintrin.h>
+#include <x86intrin.h>
 
 /* bytes of struct spe_record that the fast path writes */
 #define REC_IMG		offsetof(struct spe_record, extra)
@@ -55,12 +61,40 @@ struct rec_layout {
 	uint32_t hits;		/* records matched (halved as the memo changes) */
 } __attribute__((aligned(64)));
 
+/* a second chain's records, before they are known to follow the first's */
+#define CHAIN_B		64u
+#define TRIAL_EVERY	1024u
+#define TRIALS		4u
+
 struct layout_memo {
 	struct rec_layout l[SPE__LAYOUTS];
+	/*
+	 * The same layouts four to a 64-byte group, for find_nb(): per
+	 * layout a 16-byte lane of the offsets of its headers (the last one
+	 * repeated) and of their bytes.
+	 */
+	uint8_t gidx[SPE__LAYOUTS / 4][64] __attribute__((aligned(64)));
+	uint8_t gpat[SPE__LAYOUTS / 4][64] __attribute__((aligned(64)));
+	struct spe_record b_recs[CHAIN_B];
+	const uint8_t *b_end[CHAIN_B];	/* where the second chain is after each */
+	uint64_t b_pk[CHAIN_B], b_pad[CHAIN_B];	/* and its counts */
+	unsigned int avg;	/* bytes a record, Padding included, lately */
+	unsigned int chain_skip;	/* calls before two_chains() is tried again */
+	/*
+	 * one_chain() or two_chains() for batches of 16 records or more: the
+	 * faster on the data at hand. Every TRIAL_EVERY calls, the next
+	 * 2 * TRIALS alternate between them (trial counts them), and the one
+	 * that took the fewer cycles a byte (cpb: the least of its calls, x 256)
+	 * runs until the next trial.
+	 */
+	unsigned int two, trial, calls;
+	uint64_t cpb[2];
+	int force;		/* spe__layout_mode() */
 	unsigned int n;		/* layouts kept */
 	unsigned int misses;	/* records the fast path took since the memo filled */
 	int opres_ready;
 	uint64_t records;	/* records decoded by their layouts (for the tests) */
+	uint64_t second;	/* of which by a second chain (two_chains()) */
 	/* D18.2.7 reserved SUBCLASS values per CLASS as bits; row 4: none */
 	uint64_t opres[5][4];
 };
@@ -107,6 +141,32 @@ static inline int find(__m512i lo, __m512i hi)
 	return -1;
 }
 
+/*
+ * find() without a branch on which layout matches: one permute and compare
+ * per group of four layouts. SPE__LAYOUTS if none. For two chains of
+ * records decoded side by side (two_chains()): a misprediction would throw
+ * away the work of both.
+ */
+__attribute__((target("avx512f,avx512bw,avx512vbmi"), always_inline))
+static inline unsigned int find_nb(__m512i lo, __m512i hi)
+{
+	const uint64_t lane1 = 0x0001000100010001ull, top = 0x8000800080008000ull;
+	unsigned int g, ng = (memo.n + 3) / 4, k = SPE__LAYOUTS;
+
+	for (g = 0; g < ng; g++) {
+		__m512i v = _mm512_permutex2var_epi8(lo, _mm512_load_si512(memo.gidx[g]), hi);
+		uint64_t x = ~(uint64_t)_mm512_cmpeq_epi8_mask(v, _mm512_load_si512(memo.gpat[g]));
+		/* the top bit of each lane of all matches (exact for the lowest) */
+		uint64_t z = (x - lane1) & ~x & top;
+		unsigned int j = 4 * g + ((unsigned int)__builtin_ctzll(z | 1ull << 63) >> 4);
+
+		/* k = z ? j : k with a CMOV: GCC makes a branch of it otherwise */
+		__asm__("test %[z], %[z]\n\tcmovnz %[j], %[k]"
+			: [k] "+r"(k) : [z] "r"(z), [j] "r"(j) : "cc");
+	}
+	return k;
+}
+
 /* *rec from the record whose first 128 bytes are lo/hi, of layout l */
 __attribute__((target("avx512f,avx512bw,avx512vbmi")))
 static inline void emit(const struct rec_layout *l, __m512i lo, __m512i hi,
@@ -123,10 +183,11 @@ static inline void emit(const struct rec_layout *l, __m512i lo, __m512i hi,
 	rec->offset = offset;
 }
 
+/* The records of known layouts from *pp, one after the other, with branches. */
 __attribute__((target("avx512f,avx512bw,avx512vbmi")))
-unsigned int spe__layout_records(const uint8_t *buf, const uint8_t **pp, const uint8_t *end,
-				 struct spe_record *recs, unsigned int max,
-				 uint64_t *npk, uint64_t *npad)
+static unsigned int one_chain(const uint8_t *buf, const uint8_t **pp, const uint8_t *end,
+			      struct spe_record *recs, unsigned int max,
+			      uint64_t *npk, uint64_t *npad)
 {
 	const uint8_t *p = *pp, *r0 = p;
 	uint64_t pk = 0, pad = 0;
@@ -164,13 +225,191 @@ unsigned int spe__layout_records(const uint8_t *buf, const uint8_t **pp, const u
 	*pp = p;
 	*npk += pk;
 	*npad += pad;
+	return n;
+}
+
+/*
+ * One record of a known layout at *pp (after its Padding) into *rec, by
+ * find_nb(): 1, *pp past it, its counts added; else 0, nothing changed.
+ */
+__attribute__((target("avx512f,avx512bw,avx512vbmi"), always_inline))
+static inline int step_nb(const uint8_t *buf, const uint8_t **pp, const uint8_t *end,
+			  struct spe_record *rec, uint64_t *pk, uint64_t *pad)
+{
+	const uint8_t *p = *pp;
+	struct rec_layout *l;
+	__m512i lo, hi;
+	unsigned int k, s;
+
+	if (unlikely(*p == SPE_HDR_PADDING))
+		p = spe__skip_padding(p, end);
+	if (unlikely((size_t)(end - p) < SPE__LAYOUT_SPAN))
+		return 0;
+	lo = _mm512_loadu_si512((const void *)p);
+	hi = _mm512_loadu_si512((const void *)(p + 64));
+	k = find_nb(lo, hi);
+	if (unlikely(k >= SPE__LAYOUTS))
+		return 0;
+	l = &memo.l[k];
+	s = p[l->op_at];
+	if (unlikely((l->opres[s >> 6] >> (s & 63)) & 1))
+		return 0;
+	emit(l, lo, hi, rec, (uint64_t)(p - buf));
+	*pk += l->n_packets;
+	*pad += (size_t)(p - *pp);
+	*pp = p + l->size;
+	l->hits++;
+	return 1;
+}
+
+/*
+ * A record boundary at or after from (and SPE__LAYOUT_SPAN bytes or more
+ * before end): the byte after an End or a Timestamp whose next record,
+ * after its Padding, has a known layout; NULL if none in 256 bytes. It may
+ * be wrong (a payload that looks like one): two_chains() checks it.
+ */
+__attribute__((target("avx512f,avx512bw,avx512vbmi")))
+static const uint8_t *boundary(const uint8_t *from, const uint8_t *end)
+{
+	const uint8_t *x, *y, *lim = from + 256;
+
+	for (x = from; x < lim && (size_t)(end - x) >= SPE__LAYOUT_SPAN + 256; x++) {
+		if (x[-1] != SPE_HDR_END && x[-9] != SPE_HDR_TIMESTAMP)
+			continue;
+		y = spe__skip_padding(x, end);
+		if ((size_t)(end - y) >= SPE__LAYOUT_SPAN &&
+		    find(_mm512_loadu_si512((const void *)y),
+			 _mm512_loadu_si512((const void *)(y + 64))) >= 0)
+			return x;
+	}
+	return NULL;
+}
+
+/*
+ * Two chains of records side by side: the first from *pp, the second from
+ * a record boundary about half a batch further on (boundary()), its
+ * records kept apart until the first lands on that boundary, which proves
+ * it one (decoding is fixed from a true boundary). Neither chain branches
+ * on the layouts, so that the processor works on both at once: where the
+ * layouts come in no order a predictor could learn, one chain alone waits
+ * for each record's compares before it knows where the next one starts.
+ * Returns as one_chain(); 0 when it did not run (the caller goes on with
+ * one_chain()).
+ */
+__attribute__((target("avx512f,avx512bw,avx512vbmi")))
+static unsigned int two_chains(const uint8_t *buf, const uint8_t **pp, const uint8_t *end,
+			       struct spe_record *recs, unsigned int max,
+			       uint64_t *npk, uint64_t *npad)
+{
+	const uint8_t *a = *pp, *b, *q;
+	uint64_t pka = 0, pada = 0, pkb = 0, padb = 0;
+	unsigned int na = 0, nb = 0, capb = max / 2 < CHAIN_B ? max / 2 : CHAIN_B, k, j;
+	size_t dist = (size_t)memo.avg * capb;	/* as many records for each chain */
+
+	if (dist < 64)
+		dist = 64;
+	if ((size_t)(end - a) < dist + 2 * SPE__LAYOUT_SPAN + 512)
+		return 0;
+	q = boundary(a + dist, end);
+	if (!q)
+		return 0;
+	b = q;
+	while (a < q && na < max) {
+		if (!step_nb(buf, &a, end, &recs[na], &pka, &pada))
+			break;
+		na++;
+		if (nb < capb) {
+			if (step_nb(buf, &b, end, &memo.b_recs[nb], &pkb, &padb)) {
+				memo.b_end[nb] = b;
+				memo.b_pk[nb] = pkb;
+				memo.b_pad[nb] = padb;
+				nb++;
+			} else {
+				capb = nb;
+			}
+		}
+	}
+	/* the first chain, alone, up to the boundary */
+	while (a < q && na < max && step_nb(buf, &a, end, &recs[na], &pka, &pada))
+		na++;
+	*npk += pka;
+	*npad += pada;
+	if (a != q || !nb || na == max) {
+		*pp = a;
+		return na;
+	}
+	k = nb < max - na ? nb : max - na;
+	for (j = 0; j < k; j++)		/* extra[] is left as it was */
+		memcpy(&recs[na + j], &memo.b_recs[j], REC_IMG);
+	*npk += memo.b_pk[k - 1];
+	*npad += memo.b_pad[k - 1];
+	*pp = memo.b_end[k - 1];
+	memo.second += k;
+	if (na + k > 0)
+		memo.avg = (unsigned int)((size_t)(*pp - buf) - (size_t)(recs[0].offset)) / (na + k);
+	return na + k;
+}
+
+__attribute__((target("avx512f,avx512bw,avx512vbmi")))
+unsigned int spe__layout_records(const uint8_t *buf, const uint8_t **pp, const uint8_t *end,
+				 struct spe_record *recs, unsigned int max,
+				 uint64_t *npk, uint64_t *npad)
+{
+	const uint8_t *p0 = *pp;
+	unsigned int n = 0, r, t = memo.trial, two;
+	uint64_t c0 = 0;
+
+	if (!memo.avg) {
+		memo.avg = 64;
+		memo.trial = t = 1;
+		memo.cpb[0] = memo.cpb[1] = UINT64_MAX;
+	}
+	if (max < 16 || !memo.n || memo.chain_skip) {
+		if (memo.chain_skip)
+			memo.chain_skip--;
+		n = one_chain(buf, pp, end, recs, max, npk, npad);
+		memo.records += n;
+		return n;
+	}
+	two = memo.force ? memo.force == 2 : t ? t & 1 : memo.two;
+	if (t)
+		c0 = __rdtsc();
+	/* after a miss, one chain for the next 64 calls (a boundary costs a search) */
+	while (two && max - n >= 16) {
+		r = two_chains(buf, pp, end, recs + n, max - n, npk, npad);
+		n += r;
+		if (!r) {
+			memo.chain_skip = 64;
+			break;
+		}
+	}
+	if (n < max)
+		n += one_chain(buf, pp, end, recs + n, max - n, npk, npad);
+	if (t) {
+		uint64_t bytes = (uint64_t)(*pp - p0), c = (__rdtsc() - c0) * 256;
+
+		if (bytes >= 1024 && c / bytes < memo.cpb[two])
+			memo.cpb[two] = c / bytes;
+		if (++memo.trial > 2 * TRIALS) {
+			memo.two = memo.cpb[1] < memo.cpb[0];
+			memo.trial = 0;
+		}
+	} else if (++memo.calls % TRIAL_EVERY == 0) {
+		memo.trial = 1;
+		memo.cpb[0] = memo.cpb[1] = UINT64_MAX;
+	}
 	memo.records += n;
 	return n;
 }
 
-uint64_t spe__layout_count(void)
+uint64_t spe__layout_count(int second)
 {
-	return memo.records;
+	return second ? memo.second : memo.records;
+}
+
+void spe__layout_mode(int mode)
+{
+	memo.force = mode;
 }
 
 /* bits of the SUBCLASS values that spe_op_decode() calls reserved */
@@ -255,6 +494,29 @@ static int build(struct rec_layout *l, const uint8_t *p, const struct spe_record
 }
 
 /*
+ * find_nb()'s lane k of its group: layout l's header offsets and bytes,
+ * the last repeated. A lane that must never match (a new group's other
+ * lanes; a layout of more than 16 headers, kept for find() alone) holds
+ * byte 0 against two values.
+ */
+static void set_lane(unsigned int k, const struct rec_layout *l)
+{
+	uint8_t *idx = &memo.gidx[k / 4][16 * (k % 4)], *pat = &memo.gpat[k / 4][16 * (k % 4)];
+	unsigned int o, h = 0;
+
+	if (l && __builtin_popcountll(l->hdrs[0]) + __builtin_popcountll(l->hdrs[1]) <= 16)
+		for (o = 0; o < 2 * 64; o++)
+			if ((l->hdrs[o / 64] >> (o % 64)) & 1) {
+				idx[h] = (uint8_t)o;
+				pat[h++] = l->pat[o];
+			}
+	for (o = h; o < 16; o++) {
+		idx[o] = h ? idx[h - 1] : 0;
+		pat[o] = h ? pat[h - 1] : (uint8_t)(o & 1);
+	}
+}
+
+/*
  * Keep the layout of rec, which fast_record() decoded from p (the record
  * is SPE__LAYOUT_SPAN bytes or more from the end of the data). Once the
  * memo is full, one record in 16 that missed it replaces the layout with
@@ -288,9 +550,13 @@ void spe__layout_learn(const uint8_t *p, const struct spe_record *rec)
 			memo.l[i].hits /= 2;
 		}
 	} else {
+		if (v % 4 == 0)		/* a new group */
+			for (i = v + 1; i < v + 4; i++)
+				set_lane(i, NULL);
 		memo.n++;
 	}
 	memo.l[v] = l;
+	set_lane(v, &l);
 }
 
 #else
@@ -311,9 +577,13 @@ void spe__layout_learn(const uint8_t *p, const struct spe_record *rec)
 {
 }
 
-uint64_t spe__layout_count(void)
+uint64_t spe__layout_count(int second)
 {
 	return 0;
+}
+
+void spe__layout_mode(int mode)
+{
 }
 
 #endif

@@ -274,8 +274,11 @@ static void t_batch_padding(void)
  * packets the record iterator's fast path takes (Address INDEX 0-4, Counter
  * INDEX 0, 1, 2 and 4, Context INDEX 0 and 1, Events and Data Source of
  * each size it takes, Operation Type of one CLASS with a SUBCLASS that is
- * reserved one time in eight), then Timestamp or End; payloads random.
+ * reserved one time in reserved_one_in), then Timestamp or End; payloads
+ * random.
  */
+static unsigned int reserved_one_in = 8;
+
 static size_t layout_record(uint8_t *v, unsigned int shape)
 {
 	static const uint8_t kinds[][4] = {
@@ -314,7 +317,7 @@ static size_t layout_record(uint8_t *v, unsigned int shape)
 
 		n += put(v + n, h, SPE_HDR_PAYLOAD_LEN(h));
 		/* mostly a SUBCLASS that is not reserved (CLASS 3 has none) */
-		if (SPE_HDR_IS_OP_TYPE(h) && (h & 3u) != 3u && (rnd() & 7)) {
+		if (SPE_HDR_IS_OP_TYPE(h) && (h & 3u) != 3u && rnd() % reserved_one_in) {
 			struct spe_op op;
 
 			while (spe_op_decode(h & 3u, v[n - 1], &op) < 0 || op.reserved)
@@ -334,21 +337,32 @@ static size_t layout_record(uint8_t *v, unsigned int shape)
  * layouts are replaced), some odd ones, Padding between some: batches give
  * what one call a record gives, and one call a record what the general
  * loop alone gives, with the layouts and without; and most records went
- * through a layout.
+ * through a layout. mode: how batches of 16 or more go
+ * (spe__layout_mode()): timed, one chain, two chains (and then many
+ * records came from the second).
  */
-static void t_batch_layouts(void)
+static void t_layouts(int mode)
 {
-	uint64_t before = spe__layout_count(), done;
+	static const char *const name[] = { "timed", "one-chain", "two-chains" };
+	uint64_t before = spe__layout_count(0), second = spe__layout_count(1), done;
 	size_t n = 0, nrec = 0, len;
 	unsigned int rep;
 
+	/*
+	 * two chains: fewer records that stop them, so that the first chain
+	 * mostly reaches the second's start (some still stop it)
+	 */
+	unsigned int odd_one_in = mode == 2 ? 1024 : 64;
+
+	reserved_one_in = mode == 2 ? 256 : 8;
+	spe__layout_mode(mode);
 	while (n + 4096 < sizeof(tr)) {
 		unsigned int shape = (unsigned int)(rnd() % 40);
 
-		/* one shape at a time for a while, as a program's phases */
-		if (rnd() & 3)
+		/* mostly six of them (one in four others; for two chains fewer) */
+		if (rnd() % (mode == 2 ? 256 : 4))
 			shape %= 6;
-		n += (rnd() % 64) ? layout_record(tr + n, shape) : odd_record(tr + n);
+		n += (rnd() % odd_one_in) ? layout_record(tr + n, shape) : odd_record(tr + n);
 		nrec++;
 		if (!(rnd() & 7)) {
 			size_t pad = rnd() % 70;
@@ -365,37 +379,44 @@ static void t_batch_layouts(void)
 		len = n - (rep >= 4 ? rnd() % 200 : 0);
 		r = batch_vs_single(tr, len, flags, 0, &c, 0);
 		if (r) {
-			printf("FAIL: stream:records-layouts: batches %s, %zu bytes: result %ld "
-			       "differs\n", flags ? "without layouts" : "with layouts", len, r);
-			return;
+			printf("FAIL: stream:records-layouts-%s: batches %s, %zu bytes: result %ld "
+			       "differs\n", name[mode], flags ? "without layouts" : "with layouts",
+			       len, r);
+			goto out;
 		}
 		/* one call a record, with them or not, against the general loop alone */
 		r = fast_vs_general(tr, len, flags, 0);
 		if (r) {
-			printf("FAIL: stream:records-layouts: single calls %s, %zu bytes: result "
-			       "%ld differs from the general loop\n",
+			printf("FAIL: stream:records-layouts-%s: single calls %s, %zu bytes: result "
+			       "%ld differs from the general loop\n", name[mode],
 			       flags ? "without layouts" : "with layouts", len, r);
-			return;
+			goto out;
 		}
 	}
-	done = spe__layout_count() - before;
+	done = spe__layout_count(0) - before;
+	second = spe__layout_count(1) - second;
 	if (!spe__layouts_avail()) {
-		printf("PASS: stream:records-layouts (%zu records; layouts not available "
-		       "here: fast path only)\n", nrec);
-		return;
+		printf("PASS: stream:records-layouts-%s (%zu records; layouts not available "
+		       "here: fast path only)\n", name[mode], nrec);
+		goto out;
 	}
 	/*
 	 * three passes with the layouts over the same records, each decoding
 	 * them three times: batched, one at a time against the batches, one
 	 * at a time against the general loop
 	 */
-	if (done < 9 * nrec / 2) {
-		printf("FAIL: stream:records-layouts: %llu of 9 x %zu records by their "
-		       "layouts\n", (unsigned long long)done, nrec);
-		return;
+	if (done < 9 * nrec / 2 || (mode == 2 && second < nrec / 4)) {
+		printf("FAIL: stream:records-layouts-%s: %llu of 9 x %zu records by their "
+		       "layouts, %llu by a second chain\n", name[mode], (unsigned long long)done,
+		       nrec, (unsigned long long)second);
+		goto out;
 	}
-	printf("PASS: stream:records-layouts (%zu records, %.0f%% by their layouts)\n", nrec,
-	       100.0 * (double)done / (9.0 * (double)nrec));
+	printf("PASS: stream:records-layouts-%s (%zu records, %.0f%% by their layouts, "
+	       "%llu by a second chain)\n", name[mode], nrec,
+	       100.0 * (double)done / (9.0 * (double)nrec), (unsigned long long)second);
+out:
+	spe__layout_mode(0);
+	reserved_one_in = 8;
 }
 
 static void t_min_cap(void)
@@ -418,7 +439,9 @@ int main(void)
 	t_fast_vs_general();
 	t_batches("batch-records", 0, 0);
 	t_batches("batch-records-no-layouts", 0, SPE__DEC_NO_LAYOUT);
-	t_batch_layouts();
+	t_layouts(0);
+	t_layouts(1);
+	t_layouts(2);
 	t_batches("batch-packets", 1, 0);
 	t_batches("batch-packets-portable", 1, SPE__DEC_NO_SIMD);
 	t_batch_padding();
