@@ -14,11 +14,13 @@
  * whose bytes hold the same headers at the same offsets has that layout:
  * the walk from its first header is fixed by the headers it meets (D18.1.1:
  * a header alone gives its packet's length), so it meets these headers and
- * ends where this one ended. It is decoded with byte compares and two byte
- * permutes, with no branch per packet. The one decision that depends on a
- * payload, a reserved Operation Type SUBCLASS (D18.2.7), is checked per
- * record; a record that has one goes to the fast path, and from it to the
- * general loop, as before.
+ * ends where this one ended. The Padding after the record (as
+ * PMBIDR_EL1.Align makes it) is part of the layout too, as zero bytes. A
+ * record is decoded with byte compares and two byte permutes, with no
+ * branch per packet. The one decision that depends on a payload, a
+ * reserved Operation Type SUBCLASS (D18.2.7), is checked per record; a
+ * record that has one goes to the fast path, and from it to the general
+ * loop, as before.
  *
  * Batches of 16 records or more go one of two ways, whichever is faster on
  * the data at hand (timed now and then): one chain of records that finds
@@ -53,9 +55,12 @@ struct rec_layout {
 	uint8_t idx[2 * 64];	/* per copied image byte, the record byte */
 	uint8_t img[2 * 64];	/* per other image byte, its value */
 	uint64_t hdrs[2];	/* bit per header byte */
+	uint64_t tpads[2];	/* bit per byte of the Padding after it (tpad) */
+	uint64_t match[2];	/* hdrs | tpads: the bytes find() compares */
 	uint64_t copied[2];	/* bit per image byte copied from the record */
 	const uint64_t *opres;	/* reserved SUBCLASS bits of its CLASS, or none */
 	uint32_t size;		/* record bytes */
+	uint32_t tpad;		/* bytes of Padding after the record, part of the layout */
 	uint32_t op_at;		/* offset of the Operation Type payload (0: none) */
 	uint32_t n_packets;
 	uint32_t hits;		/* records matched (halved as the memo changes) */
@@ -134,8 +139,8 @@ static inline int find(__m512i lo, __m512i hi)
 		const struct rec_layout *l = &memo.l[i];
 
 		if (_kortestz_mask64_u8(
-			_mm512_mask_cmpneq_epi8_mask(l->hdrs[0], lo, _mm512_load_si512(l->pat)),
-			_mm512_mask_cmpneq_epi8_mask(l->hdrs[1], hi, _mm512_load_si512(l->pat + 64))))
+			_mm512_mask_cmpneq_epi8_mask(l->match[0], lo, _mm512_load_si512(l->pat)),
+			_mm512_mask_cmpneq_epi8_mask(l->match[1], hi, _mm512_load_si512(l->pat + 64))))
 			return (int)i;
 	}
 	return -1;
@@ -191,7 +196,7 @@ static unsigned int one_chain(const uint8_t *buf, const uint8_t **pp, const uint
 {
 	const uint8_t *p = *pp, *r0 = p;
 	uint64_t pk = 0, pad = 0;
-	unsigned int n = 0;
+	unsigned int n = 0, tpad = 0;
 
 	while (n < max) {
 		struct rec_layout *l;
@@ -214,14 +219,18 @@ static unsigned int one_chain(const uint8_t *buf, const uint8_t **pp, const uint
 		if (unlikely((l->opres[s >> 6] >> (s & 63)) & 1))
 			break;
 		emit(l, lo, hi, &recs[n], (uint64_t)(p - buf));
+		tpad = l->tpad;
 		pk += l->n_packets;
-		pad += (size_t)(p - r0);
-		p += l->size;
+		pad += (size_t)(p - r0) + tpad;
+		p += l->size + tpad;
 		n++;
 		l->hits++;
 	}
 	if (n < max)
 		p = r0;
+	/* the last record's Padding goes with the next record, as in the fast path */
+	p -= tpad;
+	pad -= tpad;
 	*pp = p;
 	*npk += pk;
 	*npad += pad;
@@ -230,11 +239,14 @@ static unsigned int one_chain(const uint8_t *buf, const uint8_t **pp, const uint
 
 /*
  * One record of a known layout at *pp (after its Padding) into *rec, by
- * find_nb(): 1, *pp past it, its counts added; else 0, nothing changed.
+ * find_nb(): 1, *pp past it and the Padding its layout holds after it
+ * (*tpad bytes), *rend at its end, its counts added; else 0, nothing
+ * changed.
  */
 __attribute__((target("avx512f,avx512bw,avx512vbmi"), always_inline))
 static inline int step_nb(const uint8_t *buf, const uint8_t **pp, const uint8_t *end,
-			  struct spe_record *rec, uint64_t *pk, uint64_t *pad)
+			  struct spe_record *rec, uint64_t *pk, uint64_t *pad,
+			  const uint8_t **rend, unsigned int *tpad)
 {
 	const uint8_t *p = *pp;
 	struct rec_layout *l;
@@ -252,12 +264,17 @@ static inline int step_nb(const uint8_t *buf, const uint8_t **pp, const uint8_t 
 		return 0;
 	l = &memo.l[k];
 	s = p[l->op_at];
-	if (unlikely((l->opres[s >> 6] >> (s & 63)) & 1))
+	/* find_nb() compares the headers: the Padding after them here */
+	if (unlikely(((l->opres[s >> 6] >> (s & 63)) & 1) |
+		     _mm512_mask_test_epi8_mask(l->tpads[0], lo, lo) |
+		     _mm512_mask_test_epi8_mask(l->tpads[1], hi, hi)))
 		return 0;
 	emit(l, lo, hi, rec, (uint64_t)(p - buf));
 	*pk += l->n_packets;
-	*pad += (size_t)(p - *pp);
-	*pp = p + l->size;
+	*pad += (size_t)(p - *pp) + l->tpad;
+	*rend = p + l->size;
+	*tpad = l->tpad;
+	*pp = p + l->size + l->tpad;
 	l->hits++;
 	return 1;
 }
@@ -301,9 +318,10 @@ static unsigned int two_chains(const uint8_t *buf, const uint8_t **pp, const uin
 			       struct spe_record *recs, unsigned int max,
 			       uint64_t *npk, uint64_t *npad)
 {
-	const uint8_t *a = *pp, *b, *q;
+	const uint8_t *a = *pp, *aend = a, *b, *bend, *q;
 	uint64_t pka = 0, pada = 0, pkb = 0, padb = 0;
 	unsigned int na = 0, nb = 0, capb = max / 2 < CHAIN_B ? max / 2 : CHAIN_B, k, j;
+	unsigned int atp = 0, btp = 0;
 	size_t dist = (size_t)memo.avg * capb;	/* as many records for each chain */
 
 	if (dist < 64)
@@ -314,15 +332,17 @@ static unsigned int two_chains(const uint8_t *buf, const uint8_t **pp, const uin
 	if (!q)
 		return 0;
 	b = q;
-	while (a < q && na < max) {
-		if (!step_nb(buf, &a, end, &recs[na], &pka, &pada))
+	/* aend, bend: where the last record of each ends; atp, btp: its Padding after */
+	while (aend < q && na < max) {
+		if (!step_nb(buf, &a, end, &recs[na], &pka, &pada, &aend, &atp))
 			break;
 		na++;
 		if (nb < capb) {
-			if (step_nb(buf, &b, end, &memo.b_recs[nb], &pkb, &padb)) {
-				memo.b_end[nb] = b;
+			if (step_nb(buf, &b, end, &memo.b_recs[nb], &pkb, &padb, &bend, &btp)) {
+				/* the Padding after it goes with the next record */
+				memo.b_end[nb] = bend;
 				memo.b_pk[nb] = pkb;
-				memo.b_pad[nb] = padb;
+				memo.b_pad[nb] = padb - btp;
 				nb++;
 			} else {
 				capb = nb;
@@ -330,12 +350,13 @@ static unsigned int two_chains(const uint8_t *buf, const uint8_t **pp, const uin
 		}
 	}
 	/* the first chain, alone, up to the boundary */
-	while (a < q && na < max && step_nb(buf, &a, end, &recs[na], &pka, &pada))
+	while (aend < q && na < max &&
+	       step_nb(buf, &a, end, &recs[na], &pka, &pada, &aend, &atp))
 		na++;
 	*npk += pka;
-	*npad += pada;
-	if (a != q || !nb || na == max) {
-		*pp = a;
+	*npad += pada - atp;
+	if (aend != q || !nb || na == max) {
+		*pp = aend;
 		return na;
 	}
 	k = nb < max - na ? nb : max - na;
@@ -409,6 +430,7 @@ uint64_t spe__layout_count(int second)
 
 void spe__layout_mode(int mode)
 {
+	memset(&memo, 0, sizeof(memo));
 	memo.force = mode;
 }
 
@@ -488,6 +510,12 @@ static int build(struct rec_layout *l, const uint8_t *p, const struct spe_record
 	}
 	if (o != rec->size)
 		return -1;
+	/* the Padding after it, up to the next record or the 128 bytes compared */
+	for (; o < 2 * 64 && p[o] == SPE_HDR_PADDING; o++)
+		l->tpads[o / 64] |= 1ull << (o % 64);
+	l->tpad = o - rec->size;
+	l->match[0] = l->hdrs[0] | l->tpads[0];
+	l->match[1] = l->hdrs[1] | l->tpads[1];
 	l->size = rec->size;
 	l->n_packets = rec->n_packets;
 	return 0;
