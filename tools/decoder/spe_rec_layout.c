@@ -336,9 +336,16 @@ static unsigned int two_chains(const uint8_t *buf, const uint8_t **pp, const uin
 		dist = 64;
 	if ((size_t)(end - a) < dist + 2 * SPE__LAYOUT_SPAN + 512)
 		return 0;
-	q = boundary(a + dist, end);
-	if (!q)
+	/* the first record first: where it is not of a known layout, no search */
+	if (!step_nb(buf, &a, end, &recs[0], &pka, &pada, &aend, &atp))
 		return 0;
+	na = 1;
+	q = boundary(a + dist, end);
+	if (!q) {
+		/* none near: one chain for the next 64 calls */
+		memo.chain_skip = 64;
+		q = aend;
+	}
 	b = q;
 	/* aend, bend: where the last record of each ends; atp, btp: its Padding after */
 	while (aend < q && na < max) {
@@ -403,14 +410,11 @@ unsigned int spe__layout_records(const uint8_t *buf, const uint8_t **pp, const u
 	two = memo.force ? memo.force == 2 : t ? t > TRIALS : memo.two;
 	if (t)
 		c0 = __rdtsc();
-	/* after a miss, one chain for the next 64 calls (a boundary costs a search) */
-	while (two && max - n >= 16) {
+	while (two && max - n >= 16 && !memo.chain_skip) {
 		r = two_chains(buf, pp, end, recs + n, max - n, npk, npad);
 		n += r;
-		if (!r) {
-			memo.chain_skip = 64;
+		if (!r)
 			break;
-		}
 	}
 	if (n < max)
 		n += one_chain(buf, pp, end, recs + n, max - n, npk, npad);
@@ -530,22 +534,33 @@ static int build(struct rec_layout *l, const uint8_t *p, const struct spe_record
 }
 
 /*
- * find_nb()'s lane k of its group: layout l's header offsets and bytes,
- * the last repeated. A lane that must never match (a new group's other
- * lanes; a layout of more than 16 headers, kept for find() alone) holds
- * byte 0 against two values.
+ * find_nb()'s lane k of its group: layout l's header offsets and bytes
+ * (and the first byte of the Padding after it), the last repeated. A lane
+ * that must never match (a new group's other lanes; a layout of more than
+ * 16 of them, kept for find() alone) holds byte 0 against two values.
  */
 static void set_lane(unsigned int k, const struct rec_layout *l)
 {
 	uint8_t *idx = &memo.gidx[k / 4][16 * (k % 4)], *pat = &memo.gpat[k / 4][16 * (k % 4)];
 	unsigned int o, h = 0;
 
-	if (l && __builtin_popcountll(l->hdrs[0]) + __builtin_popcountll(l->hdrs[1]) <= 16)
+	if (l && __builtin_popcountll(l->hdrs[0]) + __builtin_popcountll(l->hdrs[1]) +
+		 !!l->tpad <= 16) {
 		for (o = 0; o < 2 * 64; o++)
 			if ((l->hdrs[o / 64] >> (o % 64)) & 1) {
 				idx[h] = (uint8_t)o;
 				pat[h++] = l->pat[o];
 			}
+		/*
+		 * and the first byte of the Padding after the record: the
+		 * same headers without it are another layout's (step_nb()
+		 * checks the rest of the Padding)
+		 */
+		if (l->tpad) {
+			idx[h] = (uint8_t)l->size;
+			pat[h++] = SPE_HDR_PADDING;
+		}
+	}
 	for (o = h; o < 16; o++) {
 		idx[o] = h ? idx[h - 1] : 0;
 		pat[o] = h ? pat[h - 1] : (uint8_t)(o & 1);

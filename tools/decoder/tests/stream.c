@@ -332,12 +332,12 @@ static size_t layout_record(uint8_t *v, unsigned int shape)
 }
 
 /*
- * The record iterators' record layouts (spe_rec_layout.c), where the
- * machine has them: records of 40 layouts (more than they keep, so that
- * layouts are replaced), some odd ones, Padding between some: batches give
- * what one call a record gives, and one call a record what the general
- * loop alone gives, with the layouts and without; and most records went
- * through a layout. mode: how batches of 16 or more go
+ * The record batches' layouts (spe_rec_layout.c), where the machine has
+ * them: records of 40 layouts (more than they keep, so that layouts are
+ * replaced), some odd ones, Padding between some: batches give what one
+ * call a record gives, and one call a record what the general loop alone
+ * gives, with the layouts and without; and most records went through a
+ * layout. mode: how batches of 16 or more go
  * (spe__layout_mode()): timed, one chain, two chains (and then many
  * records came from the second). align: the records are aligned to 64
  * bytes, as PMBIDR_EL1.Align may make them, so that layouts hold the
@@ -374,6 +374,17 @@ static void t_layouts(int mode, int align)
 
 			memset(tr + n, 0x00, pad);
 			n += pad;
+		} else if (mode == 2) {
+			/*
+			 * 8 bytes of Padding after each record at first: their
+			 * layouts are learnt first, with the Padding, and must
+			 * not be taken for the same headers without it, or with
+			 * less of it, later
+			 */
+			size_t pad = n < 65536 ? 8 : (rnd() & 7) ? 0 : rnd() % 8;
+
+			memset(tr + n, 0x00, pad);
+			n += pad;
 		} else if (!(rnd() & 7)) {
 			size_t pad = rnd() % 70;
 
@@ -394,7 +405,7 @@ static void t_layouts(int mode, int align)
 			       len, r);
 			goto out;
 		}
-		/* one call a record, with them or not, against the general loop alone */
+		/* and one call a record against the general loop alone */
 		r = fast_vs_general(tr, len, flags, 0);
 		if (r) {
 			printf("FAIL: stream:records-layouts-%s: single calls %s, %zu bytes: result "
@@ -410,20 +421,16 @@ static void t_layouts(int mode, int align)
 		       "here: fast path only)\n", name, nrec);
 		goto out;
 	}
-	/*
-	 * three passes with the layouts over the same records, each decoding
-	 * them three times: batched, one at a time against the batches, one
-	 * at a time against the general loop
-	 */
-	if (done < 9 * nrec / 2 || (mode == 2 && second < nrec / 4)) {
-		printf("FAIL: stream:records-layouts-%s: %llu of 9 x %zu records by their "
+	/* three passes with the layouts over the same records, in batches */
+	if (done < 3 * nrec / 2 || (mode == 2 && second < nrec / 4)) {
+		printf("FAIL: stream:records-layouts-%s: %llu of 3 x %zu records by their "
 		       "layouts, %llu by a second chain\n", name, (unsigned long long)done,
 		       nrec, (unsigned long long)second);
 		goto out;
 	}
 	printf("PASS: stream:records-layouts-%s (%zu records, %.0f%% by their layouts, "
 	       "%llu by a second chain)\n", name, nrec,
-	       100.0 * (double)done / (9.0 * (double)nrec), (unsigned long long)second);
+	       100.0 * (double)done / (3.0 * (double)nrec), (unsigned long long)second);
 out:
 	spe__layout_mode(0);
 	reserved_one_in = 8;
