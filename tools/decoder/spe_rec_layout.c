@@ -29,9 +29,10 @@
  *
  * x86-64 with AVX-512 VBMI (VPERMI2B) only, chosen at run time; elsewhere
  * the batch record iterator runs the fast path alone. The memo is per
- * thread and keeps SPE__LAYOUTS layouts; where layouts keep changing, it
- * learns less often (see spe__layout_learn()), so that a trace without
- * repeated layouts costs a compare per kept layout and little else.
+ * thread (about 21 KiB) and keeps SPE__LAYOUTS layouts; where layouts keep
+ * changing, it learns less often (see spe__layout_learn()), so that a
+ * trace without repeated layouts costs a compare per kept layout and
+ * little else.
  */
 #include <stddef.h>
 #include <string.h>
@@ -125,12 +126,11 @@ int spe__layouts_avail(void)
  * The index of the layout of the record whose first 128 bytes are lo/hi,
  * or -1. At most one matches: the walk from a record's first header is
  * fixed by the headers it meets. One compare and one branch per layout,
- * in the order they were learnt. (Measured against this and dropped: all layouts
- * compared without a branch, four to a permute and a compare, then the
- * index. The next record's start then waits for the compares, about 35
- * cycles a record on every trace; branches let the processor go on to it
- * while they resolve, and cost a misprediction only where the layouts
- * come in an order it cannot learn.)
+ * in the order they were learnt: the processor goes on to the next record
+ * while they resolve, and a misprediction costs only where the layouts
+ * come in an order it cannot learn. (Without a branch, as find_nb(), one
+ * chain of records waits for the compares before it knows where the next
+ * record starts: about 35 cycles a record more on every trace.)
  */
 __attribute__((target("avx512f,avx512bw,avx512vbmi")))
 static inline int find(__m512i lo, __m512i hi)
