@@ -96,11 +96,12 @@ void spe__layout_learn(const uint8_t *p, const struct spe_record *rec);
 
 /*
  * For the tests: records this thread has decoded by their layouts so far
- * (second: of them, those a second chain decoded); which way batches of 16
- * or more go (mode 0: the faster, timed; 1: one chain; 2: two chains),
- * which also forgets the layouts and the counts.
+ * (what 0), of them those a second chain decoded (1), calls left before the
+ * layouts are tried again after a trace where they rarely repeated (2);
+ * which way batches of 16 or more go (mode 0: the faster, timed; 1: one
+ * chain; 2: two chains), which also forgets the layouts and the counts.
  */
-uint64_t spe__layout_count(int second);
+uint64_t spe__layout_count(int what);
 void spe__layout_mode(int mode);
 
 /* Bytes after a resynchronization point that the scan may have looked at. */

@@ -71,6 +71,8 @@ struct rec_layout {
 #define CHAIN_B		64u
 #define TRIAL_EVERY	1024u
 #define TRIALS		16u
+#define OFF_WINDOW	1024u
+#define OFF_CALLS	65536u
 
 struct layout_memo {
 	struct rec_layout l[SPE__LAYOUTS];
@@ -98,6 +100,13 @@ struct layout_memo {
 	unsigned int two, trial, calls;
 	uint64_t cpb[2];
 	int force;		/* spe__layout_mode() */
+	/*
+	 * Records by their layouts (win_hit) and by the fast path while the
+	 * layouts were on (win_miss), per window of OFF_WINDOW records: where
+	 * the fast path took two in three, the layouts are off (not tried, not
+	 * learnt) for the next OFF_CALLS calls (off counts them down).
+	 */
+	unsigned int win_hit, win_miss, off;
 	unsigned int n;		/* layouts kept */
 	unsigned int misses;	/* records the fast path took since the memo filled */
 	int opres_ready;
@@ -400,11 +409,16 @@ unsigned int spe__layout_records(const uint8_t *buf, const uint8_t **pp, const u
 		memo.trial = t = 1;
 		memo.cpb[0] = memo.cpb[1] = UINT64_MAX;
 	}
+	if (unlikely(memo.off)) {
+		memo.off--;
+		return 0;
+	}
 	if (max < 16 || !memo.n || memo.chain_skip) {
 		if (memo.chain_skip)
 			memo.chain_skip--;
 		n = one_chain(buf, pp, end, recs, max, npk, npad);
 		memo.records += n;
+		memo.win_hit += n;
 		return n;
 	}
 	two = memo.force ? memo.force == 2 : t ? t > TRIALS : memo.two;
@@ -432,12 +446,13 @@ unsigned int spe__layout_records(const uint8_t *buf, const uint8_t **pp, const u
 		memo.cpb[0] = memo.cpb[1] = UINT64_MAX;
 	}
 	memo.records += n;
+	memo.win_hit += n;
 	return n;
 }
 
-uint64_t spe__layout_count(int second)
+uint64_t spe__layout_count(int what)
 {
-	return second ? memo.second : memo.records;
+	return what == 2 ? memo.off : what ? memo.second : memo.records;
 }
 
 void spe__layout_mode(int mode)
@@ -580,6 +595,13 @@ void spe__layout_learn(const uint8_t *p, const struct spe_record *rec)
 	struct spe_record chk;
 	unsigned int i, v;
 
+	if (memo.off)
+		return;
+	if (++memo.win_miss + memo.win_hit >= OFF_WINDOW) {
+		if (memo.win_miss > 2 * memo.win_hit)
+			memo.off = OFF_CALLS;	/* layouts that rarely repeat */
+		memo.win_miss = memo.win_hit = 0;
+	}
 	if (rec->size > 2 * 64 || (rec->present & SPE_REC_DUP))
 		return;
 	if (memo.n == SPE__LAYOUTS && ++memo.misses % 16)
@@ -628,7 +650,7 @@ void spe__layout_learn(const uint8_t *p, const struct spe_record *rec)
 {
 }
 
-uint64_t spe__layout_count(int second)
+uint64_t spe__layout_count(int what)
 {
 	return 0;
 }

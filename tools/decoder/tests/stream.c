@@ -436,6 +436,58 @@ out:
 	reserved_one_in = 8;
 }
 
+/*
+ * Records whose layouts never repeat (a random choice and order of packets
+ * each): the batches still give what one call a record gives, and the
+ * layouts turn themselves off (spe_rec_layout.c: where the fast path took
+ * two records in three), so that such a trace costs little more than the
+ * fast path alone; and on again later.
+ */
+static void t_layouts_random(void)
+{
+	size_t n = 0, nrec = 0;
+	struct chunker c = { .state = rnd() | 1, .max = 64 };
+	long r;
+
+	spe__layout_mode(0);
+	while (n + 4096 < sizeof(tr)) {
+		n += layout_record(tr + n, (unsigned int)rnd());
+		nrec++;
+	}
+	r = batch_vs_single(tr, n, 0, 0, &c, 0);
+	if (r) {
+		printf("FAIL: stream:records-layouts-random: result %ld differs\n", r);
+	} else if (!spe__layouts_avail()) {
+		printf("PASS: stream:records-layouts-random (%zu records; layouts not available "
+		       "here: fast path only)\n", nrec);
+	} else if (!spe__layout_count(2)) {
+		printf("FAIL: stream:records-layouts-random: %llu of %zu records by their "
+		       "layouts, and the layouts still on\n",
+		       (unsigned long long)spe__layout_count(0), nrec);
+	} else {
+		/* and on again, some time into a trace whose layouts repeat */
+		static struct spe_record rb[64];
+		uint64_t before = spe__layout_count(0);
+		struct spe_decoder d;
+		unsigned int pass;
+
+		for (n = 0; n + 4096 < sizeof(tr); )
+			n += layout_record(tr + n, (unsigned int)(rnd() % 6));
+		for (pass = 0; pass < 4 && spe__layout_count(0) == before; pass++) {
+			spe_decoder_init(&d, tr, n, 0);
+			while (spe_decoder_next_records(&d, rb, 64) > 0)
+				;
+		}
+		if (spe__layout_count(0) == before)
+			printf("FAIL: stream:records-layouts-random: the layouts stayed off\n");
+		else
+			printf("PASS: stream:records-layouts-random (%zu records, %llu by their "
+			       "layouts, then off, then on again)\n", nrec,
+			       (unsigned long long)before);
+	}
+	spe__layout_mode(0);
+}
+
 static void t_min_cap(void)
 {
 	struct spe_stream s;
@@ -460,6 +512,7 @@ int main(void)
 	t_layouts(1, 0);
 	t_layouts(2, 0);
 	t_layouts(2, 1);
+	t_layouts_random();
 	t_batches("batch-packets", 1, 0);
 	t_batches("batch-packets-portable", 1, SPE__DEC_NO_SIMD);
 	t_batch_padding();
