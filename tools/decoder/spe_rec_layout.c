@@ -104,7 +104,9 @@ struct layout_memo {
 	 * Records by their layouts (win_hit) and by the fast path while the
 	 * layouts were on (win_miss), per window of OFF_WINDOW records: where
 	 * the fast path took two in three, the layouts are off (not tried, not
-	 * learnt) for the next OFF_CALLS calls (off counts them down).
+	 * learnt) for the next OFF_CALLS calls of spe__layout_records() (off
+	 * counts them down; the batch calls it once a record while they are
+	 * off, so about as many records).
 	 */
 	unsigned int win_hit, win_miss, off;
 	unsigned int n;		/* layouts kept */
@@ -133,11 +135,13 @@ int spe__layouts_avail(void)
 
 /*
  * The index of the layout of the record whose first 128 bytes are lo/hi,
- * or -1. At most one matches: the walk from a record's first header is
- * fixed by the headers it meets. One compare and one branch per layout,
- * in the order they were learnt: the processor goes on to the next record
- * while they resolve, and a misprediction costs only where the layouts
- * come in an order it cannot learn. (Without a branch, as find_nb(), one
+ * or -1. Any that matches is the record's: the walk from a record's first
+ * header is fixed by the headers it meets (two layouts of the same headers
+ * differ in the Padding after them, and then either gives the record).
+ * One compare and one branch per layout, in the order they were learnt:
+ * the processor goes on to the next record while they resolve, and a
+ * misprediction costs only where the layouts come in an order it cannot
+ * learn. (Without a branch, as find_nb(), one
  * chain of records waits for the compares before it knows where the next
  * record starts: about 35 cycles a record more on every trace.)
  */
@@ -199,6 +203,18 @@ static inline void emit(const struct rec_layout *l, __m512i lo, __m512i hi,
 	rec->offset = offset;
 }
 
+/* Count records by their layouts (hit) or by the fast path (miss); see off. */
+static void window(unsigned int hit, unsigned int miss)
+{
+	memo.win_hit += hit;
+	memo.win_miss += miss;
+	if (memo.win_hit + memo.win_miss >= OFF_WINDOW) {
+		if (memo.win_miss > 2 * memo.win_hit)
+			memo.off = OFF_CALLS;	/* layouts that rarely repeat */
+		memo.win_hit = memo.win_miss = 0;
+	}
+}
+
 /* The records of known layouts from *pp, one after the other, with branches. */
 __attribute__((target("avx512f,avx512bw,avx512vbmi")))
 static unsigned int one_chain(const uint8_t *buf, const uint8_t **pp, const uint8_t *end,
@@ -216,7 +232,8 @@ static unsigned int one_chain(const uint8_t *buf, const uint8_t **pp, const uint
 		int i;
 
 		r0 = p;
-		if (*p == SPE_HDR_PADDING)
+		/* p may be at the end: the last layout held the Padding up to it */
+		if (p < end && *p == SPE_HDR_PADDING)
 			p = spe__skip_padding(p, end);
 		if ((size_t)(end - p) < SPE__LAYOUT_SPAN)
 			break;
@@ -264,7 +281,7 @@ static inline int step_nb(const uint8_t *buf, const uint8_t **pp, const uint8_t 
 	__m512i lo, hi;
 	unsigned int k, s;
 
-	if (unlikely(*p == SPE_HDR_PADDING))
+	if (unlikely(p < end && *p == SPE_HDR_PADDING))
 		p = spe__skip_padding(p, end);
 	if (unlikely((size_t)(end - p) < SPE__LAYOUT_SPAN))
 		return 0;
@@ -307,6 +324,8 @@ static const uint8_t *boundary(const uint8_t *from, const uint8_t *end)
 {
 	const uint8_t *x, *y, *lim = from + 256;
 
+	if (from >= end || (size_t)(end - from) < SPE__LAYOUT_SPAN + 256)
+		return NULL;
 	for (x = from; x < lim && (size_t)(end - x) >= SPE__LAYOUT_SPAN + 256; x++) {
 		if (x[-1] != SPE_HDR_END && x[-9] != SPE_HDR_TIMESTAMP)
 			continue;
@@ -349,10 +368,11 @@ static unsigned int two_chains(const uint8_t *buf, const uint8_t **pp, const uin
 	if (!step_nb(buf, &a, end, &recs[0], &pka, &pada, &aend, &atp))
 		return 0;
 	na = 1;
-	q = boundary(a + dist, end);
+	/* its Padding may have taken it near the end */
+	q = (size_t)(end - a) >= dist + SPE__LAYOUT_SPAN + 256 ? boundary(a + dist, end) : NULL;
 	if (!q) {
-		/* none near: one chain for the next 64 calls */
-		memo.chain_skip = 64;
+		/* none near (a long run of Padding, say): one chain for 4 calls */
+		memo.chain_skip = 4;
 		q = aend;
 	}
 	b = q;
@@ -379,6 +399,13 @@ static unsigned int two_chains(const uint8_t *buf, const uint8_t **pp, const uin
 		na++;
 	*npk += pka;
 	*npad += pada - atp;
+	/*
+	 * bytes a record by the first chain, for the next distance: from what
+	 * it did, not from what worked (after a long run of Padding the mean
+	 * is large, and a second chain that far on would never be reached)
+	 */
+	j = (unsigned int)((size_t)(aend - *pp) / na < 1024 ? (size_t)(aend - *pp) / na : 1024);
+	memo.avg = j;
 	if (aend != q || !nb || na == max) {
 		*pp = aend;
 		return na;
@@ -390,8 +417,6 @@ static unsigned int two_chains(const uint8_t *buf, const uint8_t **pp, const uin
 	*npad += memo.b_pad[k - 1];
 	*pp = memo.b_end[k - 1];
 	memo.second += k;
-	if (na + k > 0)
-		memo.avg = (unsigned int)((size_t)(*pp - buf) - (size_t)(recs[0].offset)) / (na + k);
 	return na + k;
 }
 
@@ -418,7 +443,7 @@ unsigned int spe__layout_records(const uint8_t *buf, const uint8_t **pp, const u
 			memo.chain_skip--;
 		n = one_chain(buf, pp, end, recs, max, npk, npad);
 		memo.records += n;
-		memo.win_hit += n;
+		window(n, 0);
 		return n;
 	}
 	two = memo.force ? memo.force == 2 : t ? t > TRIALS : memo.two;
@@ -446,7 +471,7 @@ unsigned int spe__layout_records(const uint8_t *buf, const uint8_t **pp, const u
 		memo.cpb[0] = memo.cpb[1] = UINT64_MAX;
 	}
 	memo.records += n;
-	memo.win_hit += n;
+	window(n, 0);
 	return n;
 }
 
@@ -597,11 +622,7 @@ void spe__layout_learn(const uint8_t *p, const struct spe_record *rec)
 
 	if (memo.off)
 		return;
-	if (++memo.win_miss + memo.win_hit >= OFF_WINDOW) {
-		if (memo.win_miss > 2 * memo.win_hit)
-			memo.off = OFF_CALLS;	/* layouts that rarely repeat */
-		memo.win_miss = memo.win_hit = 0;
-	}
+	window(0, 1);
 	if (rec->size > 2 * 64 || (rec->present & SPE_REC_DUP))
 		return;
 	if (memo.n == SPE__LAYOUTS && ++memo.misses % 16)
@@ -617,11 +638,11 @@ void spe__layout_learn(const uint8_t *p, const struct spe_record *rec)
 		return;
 	v = memo.n;
 	if (v == SPE__LAYOUTS) {
-		for (v = 0, i = 0; i < SPE__LAYOUTS; i++) {
+		for (v = 0, i = 1; i < SPE__LAYOUTS; i++)
 			if (memo.l[i].hits < memo.l[v].hits)
 				v = i;
+		for (i = 0; i < SPE__LAYOUTS; i++)
 			memo.l[i].hits /= 2;
-		}
 	} else {
 		if (v % 4 == 0)		/* a new group */
 			for (i = v + 1; i < v + 4; i++)

@@ -339,26 +339,30 @@ static size_t layout_record(uint8_t *v, unsigned int shape)
  * gives, with the layouts and without; and most records went through a
  * layout. mode: how batches of 16 or more go
  * (spe__layout_mode()): timed, one chain, two chains (and then many
- * records came from the second). align: the records are aligned to 64
- * bytes, as PMBIDR_EL1.Align may make them, so that layouts hold the
- * Padding after them.
+ * records came from the second). align: the records are aligned to that
+ * many bytes, as PMBIDR_EL1.Align may make them, so that layouts hold the
+ * Padding after them (at 128, up to the end of the 128 bytes a layout
+ * compares, and up to the end of the trace).
  */
-static void t_layouts(int mode, int align)
+static void t_layouts(int mode, unsigned int align)
 {
 	static const char *const names[] = { "timed", "one-chain", "two-chains" };
 	/*
 	 * two chains: fewer records that stop them, so that the first chain
 	 * mostly reaches the second's start (some still stop it)
 	 */
-	unsigned int odd_one_in = mode == 2 ? 1024 : 64, rep;
+	unsigned int odd_one_in = mode == 2 ? 1024 : 64, rep, passes;
 	uint64_t done, second;
 	size_t n = 0, nrec = 0, len;
 	char name[40];
 
-	snprintf(name, sizeof(name), "%s%s", names[mode], align ? "-aligned" : "");
+	if (align)
+		snprintf(name, sizeof(name), "%s-aligned%u", names[mode], align);
+	else
+		snprintf(name, sizeof(name), "%s", names[mode]);
 	reserved_one_in = mode == 2 ? 256 : 8;
 	spe__layout_mode(mode);		/* and no layouts learnt from other tests */
-	while (n + 4096 < sizeof(tr)) {
+	while (n + 28000 < sizeof(tr)) {
 		unsigned int shape = (unsigned int)(rnd() % 40);
 
 		/*
@@ -369,11 +373,15 @@ static void t_layouts(int mode, int align)
 			shape %= mode == 2 ? 12 : 6;
 		n += (rnd() % odd_one_in) ? layout_record(tr + n, shape) : odd_record(tr + n);
 		nrec++;
-		if (align && (n & 63)) {	/* records aligned to 64 bytes */
-			size_t pad = 64 - (n & 63);
+		if (align && n % align) {	/* records aligned */
+			size_t pad = align - n % align;
 
 			memset(tr + n, 0x00, pad);
 			n += pad;
+		} else if (mode == 2 && !(rnd() % 512) && n + 24000 < sizeof(tr)) {
+			/* now and then a long run, past a batch's second chain */
+			memset(tr + n, 0x00, 20000);
+			n += 20000;
 		} else if (mode == 2) {
 			/*
 			 * 8 bytes of Padding after each record at first: their
@@ -390,6 +398,43 @@ static void t_layouts(int mode, int align)
 
 			memset(tr + n, 0x00, pad);
 			n += pad;
+		}
+	}
+	if (mode == 2 && !align) {
+		/*
+		 * the end: a long run of Padding, a record and a short run, so
+		 * that a batch's first record takes it near the end of the data;
+		 * a batch that starts at that run, on a copy of exactly these
+		 * bytes (AddressSanitizer sees a read past them)
+		 */
+		size_t before = nrec, got = 0;
+		static struct spe_record rb[64];
+		struct spe_decoder d;
+		uint8_t *copy;
+		int r;
+
+		memset(tr + n, 0x00, 20000);
+		n += 20000;
+		n += layout_record(tr + n, 0);
+		memset(tr + n, 0x00, 150);
+		n += 150;
+		nrec++;
+		copy = malloc(n);
+		if (copy) {
+			memcpy(copy, tr, n);
+			spe_decoder_init(&d, copy, n, 0);
+			while (got < before &&
+			       (r = spe_decoder_next_records(&d, rb, before - got < 64 ?
+							     (unsigned int)(before - got) : 64)) > 0)
+				got += (size_t)r;
+			while ((r = spe_decoder_next_records(&d, rb, 64)) > 0)
+				got += (size_t)r;
+			free(copy);
+			if (got != d.stats.records || got < nrec / 2) {
+				printf("FAIL: stream:records-layouts-%s: %zu records at the end\n", name,
+				       got);
+				goto out;
+			}
 		}
 	}
 	for (rep = 0; rep < 6; rep++) {
@@ -421,16 +466,17 @@ static void t_layouts(int mode, int align)
 		       "here: fast path only)\n", name, nrec);
 		goto out;
 	}
-	/* three passes with the layouts over the same records, in batches */
-	if (done < 3 * nrec / 2 || (mode == 2 && second < nrec / 4)) {
-		printf("FAIL: stream:records-layouts-%s: %llu of 3 x %zu records by their "
+	/* three passes with the layouts over the same records in batches (four with the end's) */
+	passes = mode == 2 && !align ? 4 : 3;
+	if (done < passes * nrec / 2 || (mode == 2 && second < nrec / 4)) {
+		printf("FAIL: stream:records-layouts-%s: %llu of %u x %zu records by their "
 		       "layouts, %llu by a second chain\n", name, (unsigned long long)done,
-		       nrec, (unsigned long long)second);
+		       passes, nrec, (unsigned long long)second);
 		goto out;
 	}
 	printf("PASS: stream:records-layouts-%s (%zu records, %.0f%% by their layouts, "
 	       "%llu by a second chain)\n", name, nrec,
-	       100.0 * (double)done / (3.0 * (double)nrec), (unsigned long long)second);
+	       100.0 * (double)done / ((double)passes * (double)nrec), (unsigned long long)second);
 out:
 	spe__layout_mode(0);
 	reserved_one_in = 8;
@@ -511,7 +557,9 @@ int main(void)
 	t_layouts(0, 0);
 	t_layouts(1, 0);
 	t_layouts(2, 0);
-	t_layouts(2, 1);
+	t_layouts(2, 64);
+	t_layouts(1, 128);
+	t_layouts(2, 128);
 	t_layouts_random();
 	t_batches("batch-packets", 1, 0);
 	t_batches("batch-packets-portable", 1, SPE__DEC_NO_SIMD);

@@ -38,6 +38,18 @@ static int same_record(const struct spe_record *a, const struct spe_record *b)
 	       !memcmp(a->extra, b->extra, n * sizeof(a->extra[0]));
 }
 
+/* extra[] beyond n_extra still holds the 0xa5 the batch comparison filled it with */
+static int extra_left(const struct spe_record *rec)
+{
+	unsigned int n = rec->n_extra < SPE_REC_NEXTRA ? rec->n_extra : SPE_REC_NEXTRA;
+	const uint8_t *b = (const uint8_t *)&rec->extra[n], *e = (const uint8_t *)(rec + 1);
+
+	for (; b < e; b++)
+		if (*b != 0xa5)
+			return 0;
+	return 1;
+}
+
 /*
  * The record iterator's fast path against its general loop alone
  * (SPE__DEC_NO_FAST): every result, record, error, position and the final
@@ -170,7 +182,7 @@ static long batch_vs_single_at(const uint8_t *buf, size_t len, unsigned int flag
 		for (k = 0; k < retb; k++) {
 			rets = packets ? spe_decoder_next_packet(&ds, &pk) : spe_decoder_next(&ds, &r);
 			if (rets != 1 || (packets ? memcmp(&pk, &pb[k], sizeof(pk)) :
-					  !same_record(&r, &rb[k])))
+					  !same_record(&r, &rb[k]) || !extra_left(&rb[k])))
 				return idx;
 		}
 		if (db.pos != ds.pos || memcmp(&db.stats, &ds.stats, sizeof(db.stats)))
