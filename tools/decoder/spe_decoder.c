@@ -269,11 +269,11 @@ static inline size_t pad_run(const uint8_t *p, const uint8_t *end)
 #define O256(c)		{ O64(c, 0u), O64(c, 64u), O64(c, 128u), O64(c, 192u) }
 
 /* row 4: zeros, for the headers that are not an Operation Type */
-static const uint8_t op_res[5][256] = { O256(0u), O256(1u), O256(2u), O256(3u), { 0 } };
+const uint8_t spe__op_res[5][256] = { O256(0u), O256(1u), O256(2u), O256(3u), { 0 } };
 
 static inline int op_is_reserved(unsigned int cls, unsigned int s)
 {
-	return op_res[cls & 3u][s & 0xffu];
+	return spe__op_res[cls & 3u][s & 0xffu];
 }
 
 static const char *const err_str[SPE_E_NR] = {
@@ -1015,7 +1015,7 @@ static inline size_t fast_packet(const uint8_t *p, size_t pos, unsigned int b, u
 	uint64_t v = le64_load(p + 1) & pmask[PF_LEN(f) - 1];
 
 	store_packet(pkt, pos, v,
-		     pkt_img[b] | IMG_BYTE(op_res[b & 3u][v & 0xffu] & (f >> 7), 7));
+		     pkt_img[b] | IMG_BYTE(spe__op_res[b & 3u][v & 0xffu] & (f >> 7), 7));
 	switch (PF_LEN(f)) {
 	STEP_CASE(pos, 1, 1);
 	STEP_CASE(pos, 2, 2);
@@ -1032,7 +1032,7 @@ static inline size_t fast_packet(const uint8_t *p, size_t pos, unsigned int b, u
  * common case) takes no branch on what it is: one table load for its
  * length and flags, the payload masked out of one 8-byte load, the fields
  * from pkt_img[] in one 8-byte store with the Operation Type's reserved
- * flag from op_res[], and the stats added from the flags.
+ * flag from spe__op_res[], and the stats added from the flags.
  */
 int spe_decoder_next_packet(struct spe_decoder *d, struct spe_packet *pkt)
 {
@@ -1113,7 +1113,7 @@ static void hdr_scan_avx2(const uint8_t *p, size_t n32, struct hdr_scan *hs)
  * Per 8-bit header, all the scan loop needs of it in one load each: the
  * fields image (pkt_img[]), the payload mask, the stats to add (packets,
  * records, unknown in 21-bit fields; HS_SLOW: Padding or a 16-bit header,
- * not for this loop) and the row of op_res[] with its reserved flag (the
+ * not for this loop) and the row of spe__op_res[] with its reserved flag (the
  * row of zeros unless it is an Operation Type).
  */
 struct hdr_ent {
@@ -1180,7 +1180,7 @@ static int next_packets_scan(struct spe_decoder *d, struct spe_packet *pkts, uns
 				acc += c;
 				v = le64_load(p + 1) & e->mask;
 				store_packet(pkt, pos + w, v,
-					     e->img | IMG_BYTE(op_res[e->oprow][v & 0xffu], 7));
+					     e->img | IMG_BYTE(spe__op_res[e->oprow][v & 0xffu], 7));
 				pkt++;
 				w += hs.hl[w];
 				continue;

@@ -104,6 +104,13 @@ void spe__layout_learn(const uint8_t *p, const struct spe_record *rec);
 uint64_t spe__layout_count(int what);
 void spe__layout_mode(int mode);
 
+/*
+ * D18.2.7: 1 where Operation Type CLASS (row) and SUBCLASS (column) is a
+ * reserved encoding (as spe_op_decode() says, checked by the unit tests);
+ * row 4 all zeros, for records with no Operation Type.
+ */
+extern const uint8_t spe__op_res[5][256];
+
 /* Bytes after a resynchronization point that the scan may have looked at. */
 #define SPE__RESYNC_LOOKAHEAD	(9u + SPE_MAX_PACKET_LEN + 1u)
 

@@ -59,7 +59,7 @@ struct rec_layout {
 	uint64_t tpads[2];	/* bit per byte of the Padding after it (tpad) */
 	uint64_t match[2];	/* hdrs | tpads: the bytes find() compares */
 	uint64_t copied[2];	/* bit per image byte copied from the record */
-	const uint64_t *opres;	/* reserved SUBCLASS bits of its CLASS, or none */
+	const uint8_t *opres;	/* spe__op_res[] row of its CLASS, or row 4 if none */
 	uint32_t size;		/* record bytes */
 	uint32_t tpad;		/* bytes of Padding after the record, part of the layout */
 	uint32_t op_at;		/* offset of the Operation Type payload (0: none) */
@@ -111,11 +111,8 @@ struct layout_memo {
 	unsigned int win_hit, win_miss, off;
 	unsigned int n;		/* layouts kept */
 	unsigned int misses;	/* records the fast path took since the memo filled */
-	int opres_ready;
 	uint64_t records;	/* records decoded by their layouts (for the tests) */
 	uint64_t second;	/* of which by a second chain (two_chains()) */
-	/* D18.2.7 reserved SUBCLASS values per CLASS as bits; row 4: none */
-	uint64_t opres[5][4];
 };
 
 static _Thread_local struct layout_memo memo;
@@ -244,7 +241,7 @@ static unsigned int one_chain(const uint8_t *buf, const uint8_t **pp, const uint
 			break;
 		l = &memo.l[i];
 		s = p[l->op_at];
-		if (unlikely((l->opres[s >> 6] >> (s & 63)) & 1))
+		if (unlikely(l->opres[s]))
 			break;
 		emit(l, lo, hi, &recs[n], (uint64_t)(p - buf));
 		tpad = l->tpad;
@@ -299,7 +296,7 @@ static inline int step_nb(const uint8_t *buf, const uint8_t **pp, const uint8_t 
 	l = &memo.l[k];
 	s = p[l->op_at];
 	/* find_nb() compares the headers: the Padding after them here */
-	if (unlikely(((l->opres[s >> 6] >> (s & 63)) & 1) |
+	if (unlikely(l->opres[s] |
 		     _mm512_mask_test_epi8_mask(l->tpads[0], lo, lo) |
 		     _mm512_mask_test_epi8_mask(l->tpads[1], hi, hi)))
 		return 0;
@@ -368,8 +365,7 @@ static unsigned int two_chains(const uint8_t *buf, const uint8_t **pp, const uin
 	if (!step_nb(buf, &a, end, &recs[0], &pka, &pada, &aend, &atp))
 		return 0;
 	na = 1;
-	/* its Padding may have taken it near the end */
-	q = (size_t)(end - a) >= dist + SPE__LAYOUT_SPAN + 256 ? boundary(a + dist, end) : NULL;
+	q = boundary(a + dist, end);	/* NULL if its Padding took it near the end */
 	if (!q) {
 		/* none near (a long run of Padding, say): one chain for 4 calls */
 		memo.chain_skip = 4;
@@ -486,20 +482,6 @@ void spe__layout_mode(int mode)
 	memo.force = mode;
 }
 
-/* bits of the SUBCLASS values that spe_op_decode() calls reserved */
-static void opres_init(void)
-{
-	struct spe_op op;
-	unsigned int c, s;
-
-	memset(memo.opres, 0, sizeof(memo.opres));
-	for (c = 0; c < 4; c++)
-		for (s = 0; s < 256; s++)
-			if (spe_op_decode(c, s, &op) < 0 || op.reserved)
-				memo.opres[c][s >> 6] |= 1ull << (s & 63);
-	memo.opres_ready = 1;
-}
-
 /* image bytes [at, at + n) copy record bytes [from, from + n) */
 static void copy_bytes(struct rec_layout *l, size_t at, unsigned int from, unsigned int n)
 {
@@ -522,7 +504,7 @@ static int build(struct rec_layout *l, const uint8_t *p, const struct spe_record
 	memset(l, 0, sizeof(*l));
 	memcpy(l->img, rec, REC_IMG);
 	memset(l->img, 0, sizeof(rec->offset));	/* the record's own, stored apart */
-	l->opres = memo.opres[4];
+	l->opres = spe__op_res[4];
 	for (o = 0; o < rec->size; o += pkt.len) {
 		r = spe_pkt_decode(p + o, rec->size - o, &pkt);
 		if (r <= 0 || pkt.hdr_len != 1)
@@ -552,7 +534,7 @@ static int build(struct rec_layout *l, const uint8_t *p, const struct spe_record
 		case SPE_PKT_OP_TYPE:
 			copy_bytes(l, offsetof(struct spe_record, op_subclass), o + 1, 1);
 			l->op_at = o + 1;
-			l->opres = memo.opres[pkt.index & 3u];
+			l->opres = spe__op_res[pkt.index & 3u];
 			break;
 		case SPE_PKT_END:
 			break;
@@ -627,8 +609,6 @@ void spe__layout_learn(const uint8_t *p, const struct spe_record *rec)
 		return;
 	if (memo.n == SPE__LAYOUTS && ++memo.misses % 16)
 		return;
-	if (!memo.opres_ready)
-		opres_init();
 	if (build(&l, p, rec))
 		return;
 	/* what the layout gives for this record must be the fast path's record */
