@@ -1123,6 +1123,7 @@ struct hdr_ent {
 #define HS_UNK_SHIFT	42
 #define HS_FIELD	((1ull << 21) - 1)
 #define HS_SLOW		(1ull << 63)
+#define HS_REC		(1ull << HS_REC_SHIFT)
 /* two shifts: one of 64 bits would be undefined for an 8-byte payload */
 #define HE_MASK(b)	(((1ull << (4 * SPE_HDR_PAYLOAD_LEN(b))) << (4 * SPE_HDR_PAYLOAD_LEN(b))) - 1)
 #define HE_CNT(b)	(CLS(b) == K_PAD || CLS(b) == K_EXT ? HS_SLOW :		\
@@ -1148,12 +1149,49 @@ static int next_packets_scan(struct spe_decoder *d, struct spe_packet *pkts, uns
 	uint64_t npk = 0, nrec = 0, nunk = 0, npad = 0;
 	struct spe_packet *pkt = pkts, *pend = pkts + max;
 	struct hdr_scan hs;
+	unsigned int way = !(d->flags & SPE__DEC_NO_LAYOUT) && spe__layouts_avail() ?
+			   spe__packet_way() : 0;
+	uint64_t recstop = 0;	/* HS_REC: end the window at the record's end */
+	size_t pos0 = pos;
+	int bound = 0;		/* the window ended at a record's end */
 
 	/* positions below lim have the 9 bytes the fast path reads */
 	while (pkt < pend && pos < lim) {
 		const uint8_t *wbuf = buf + pos;
-		size_t avail = d->len - pos, span, n32, k, wl, w = 0;
+		size_t avail, span, n32, k, wl, w = 0;
 		uint64_t acc = 0;
+		int learn, ext = 0;
+
+		/*
+		 * the records of known layouts (spe_rec_layout.c), then one the
+		 * window below decodes up to its end, its layout learnt
+		 */
+		if (way) {
+			struct spe_record tmp;
+			uint64_t r0 = nrec;
+
+			pkt += spe__layout_packets(buf, &wbuf, end, pkt, (unsigned int)(pend - pkt),
+						   &npk, &nrec, &npad, way, &learn);
+			pos = (size_t)(wbuf - buf);
+			if (pkt == pend || pos >= lim)
+				break;
+			/*
+			 * learnt only at a record's start (after the records of
+			 * the layouts, or a window that ended at one): a layout
+			 * from within a record would match there again, and
+			 * make boundary() take a payload for a record's end
+			 */
+			if (learn && (bound || nrec != r0)) {
+				const uint8_t *q = spe__skip_padding(wbuf, end);
+
+				if ((size_t)(end - q) >= FAST_REC_SPAN + SPE__LAYOUT_SPAN &&
+				    fast_record(d, &tmp, q))
+					spe__layout_learn(q, &tmp);
+			}
+			recstop = HS_REC;
+		}
+		avail = d->len - pos;
+		bound = 0;
 
 		/* a 16-bit header first: next_packet() or the next call takes it */
 		if (unlikely((hdr_ents[*wbuf].cnt & HS_SLOW) && *wbuf != SPE_HDR_PADDING))
@@ -1183,10 +1221,16 @@ static int next_packets_scan(struct spe_decoder *d, struct spe_packet *pkts, uns
 					     e->img | IMG_BYTE(spe__op_res[e->oprow][v & 0xffu], 7));
 				pkt++;
 				w += hs.hl[w];
+				if (unlikely(c & recstop)) {
+					bound = 1;
+					break;
+				}
 				continue;
 			}
-			if (*p != SPE_HDR_PADDING)
+			if (*p != SPE_HDR_PADDING) {
+				ext = 1;
 				break;
+			}
 			/* bits of the bytes from w on; 0 if the run is longer than they show */
 			m = (((uint64_t)hs.nz[(w >> 5) + 1] << 32) | hs.nz[w >> 5]) >> (w & 31);
 			if (likely(m))
@@ -1202,7 +1246,7 @@ static int next_packets_scan(struct spe_decoder *d, struct spe_packet *pkts, uns
 		npk += acc & HS_FIELD;
 		nrec += (acc >> HS_REC_SHIFT) & HS_FIELD;
 		nunk += (acc >> HS_UNK_SHIFT) & HS_FIELD;
-		if (w < wl && pkt < pend)
+		if (ext)
 			break;	/* a 16-bit header */
 	}
 	d->pos = pos;
@@ -1210,6 +1254,8 @@ static int next_packets_scan(struct spe_decoder *d, struct spe_packet *pkts, uns
 	d->stats.records += nrec;
 	d->stats.unknown += nunk;
 	d->stats.pad_bytes += npad;
+	if (!(d->flags & SPE__DEC_NO_LAYOUT) && spe__layouts_avail())
+		spe__packet_way_done(pos - pos0);
 	if (pkt != pkts || !max)
 		return (int)(pkt - pkts);
 	return next_packet(d, pkts);

@@ -89,6 +89,26 @@ unsigned int spe__layout_records(const uint8_t *buf, const uint8_t **pp, const u
 				 uint64_t *npk, uint64_t *npad);
 
 /*
+ * The same for the batch packet iterator: from *pp (a record, or the run of
+ * Padding before one) the packets of the records of known layouts and of
+ * the runs of Padding after them, into pkts (room for max); *pp moves past
+ * them, the counts grow. *learn: 1 if it stopped at a record of no known
+ * layout (the caller then gives spe__layout_learn() the record at *pp),
+ * not for a lack of room or a record its layout does not give.
+ */
+unsigned int spe__layout_packets(const uint8_t *buf, const uint8_t **pp, const uint8_t *end,
+				 struct spe_packet *pkts, unsigned int max, uint64_t *npk,
+				 uint64_t *nrec, uint64_t *npad, unsigned int way, int *learn);
+
+/*
+ * Which way a batch of packets goes (0: the batch's own scan; 1, 2: the
+ * layouts, by spe__layout_packets() with that way), and its end, of bytes
+ * bytes of trace: the way is chosen by timing them all now and then.
+ */
+unsigned int spe__packet_way(void);
+void spe__packet_way_done(uint64_t bytes);
+
+/*
  * Learn the layout of *rec, just decoded from p by the record iterator's
  * fast path, with SPE__LAYOUT_SPAN bytes or more from p to the end.
  */
@@ -97,9 +117,11 @@ void spe__layout_learn(const uint8_t *p, const struct spe_record *rec);
 /*
  * For the tests: records this thread has decoded by their layouts so far
  * (what 0), of them those a second chain decoded (1), calls left before the
- * layouts are tried again after a trace where they rarely repeated (2);
+ * layouts are tried again after a trace where they rarely repeated (2),
+ * records whose packets the layouts gave (3);
  * which way batches of 16 or more go (mode 0: the faster, timed; 1: one
- * chain; 2: two chains), which also forgets the layouts and the counts.
+ * chain; 2: two chains; for packets 1: find(), 2: find_nb(), never the
+ * scan), which also forgets the layouts and the counts.
  */
 uint64_t spe__layout_count(int what);
 void spe__layout_mode(int mode);

@@ -45,6 +45,9 @@
 #include <immintrin.h>
 #include <x86intrin.h>
 
+/* what the layouts use of the machine: checked at run time (spe__layouts_avail()) */
+#define LAYOUT_ISA	"avx512f,avx512bw,avx512vbmi,bmi"
+
 /* bytes of struct spe_record that the fast path writes */
 #define REC_IMG		offsetof(struct spe_record, extra)
 typedef char spe_layout_img_check[(REC_IMG > 64 && REC_IMG <= 2 * 64) ? 1 : -1];
@@ -67,6 +70,29 @@ struct rec_layout {
 	uint32_t hits;		/* records matched (halved as the memo changes) */
 } __attribute__((aligned(64)));
 
+/*
+ * The same layout for the batch packet iterator: its packets and the
+ * Padding after them as spe_decoder_next_packet() gives them, PL_PKTS
+ * struct spe_packet (six 64-byte parts), each byte either a record byte
+ * (a payload byte: idx) or its value (img: the fields, fixed by the
+ * header; the offset in the record, to which the record's own is added).
+ */
+#define PL_PKTS		16u
+#define PL_BYTES	(PL_PKTS * sizeof(struct spe_packet))
+#define PL_PARTS	(PL_BYTES / 64)
+typedef char spe_pkt_layout_check[(sizeof(struct spe_packet) == 24 && PL_BYTES % 64 == 0) ?
+				  1 : -1];
+
+struct pkt_layout {
+	uint8_t idx[PL_BYTES];
+	uint8_t img[PL_BYTES];
+	uint64_t copied[PL_PARTS];	/* bit per byte copied from the record */
+	uint8_t offq[PL_PARTS];		/* per part, bit per 8 bytes that hold an offset */
+	uint8_t n;		/* packets before the Padding; 0: too many to keep */
+	uint8_t tpad;		/* the layout's Padding; 255 if it reaches byte 127 */
+	uint16_t len_at;	/* byte of the Padding packet's len */
+} __attribute__((aligned(64)));
+
 /* a second chain's records, before they are known to follow the first's */
 #define CHAIN_B		64u
 #define TRIAL_EVERY	1024u
@@ -76,6 +102,7 @@ struct rec_layout {
 
 struct layout_memo {
 	struct rec_layout l[SPE__LAYOUTS];
+	struct pkt_layout pl[SPE__LAYOUTS];
 	/*
 	 * The same layouts four to a 64-byte group, for find_nb(): per
 	 * layout a 16-byte lane of the offsets of its headers (the last one
@@ -113,6 +140,13 @@ struct layout_memo {
 	unsigned int misses;	/* records the fast path took since the memo filled */
 	uint64_t records;	/* records decoded by their layouts (for the tests) */
 	uint64_t second;	/* of which by a second chain (two_chains()) */
+	uint64_t pkt_records;	/* records whose packets the layouts gave */
+	/*
+	 * spe__packet_way(): its trial, calls, way, best, whether this call
+	 * is timed, its start and each way's cycles a byte
+	 */
+	unsigned int ptrial, pcalls, pway, pbest, ptimed;
+	uint64_t pt0, pcpb[3];
 };
 
 static _Thread_local struct layout_memo memo;
@@ -124,7 +158,7 @@ int spe__layouts_avail(void)
 
 	if (unlikely(a < 0)) {
 		a = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-		    __builtin_cpu_supports("avx512vbmi");
+		    __builtin_cpu_supports("avx512vbmi") && __builtin_cpu_supports("bmi");
 		__atomic_store_n(&avail, a, __ATOMIC_RELAXED);
 	}
 	return a;
@@ -142,7 +176,7 @@ int spe__layouts_avail(void)
  * chain of records waits for the compares before it knows where the next
  * record starts: about 35 cycles a record more on every trace.)
  */
-__attribute__((target("avx512f,avx512bw,avx512vbmi")))
+__attribute__((target(LAYOUT_ISA)))
 static inline int find(__m512i lo, __m512i hi)
 {
 	unsigned int i, n = memo.n;
@@ -164,7 +198,7 @@ static inline int find(__m512i lo, __m512i hi)
  * records decoded side by side (two_chains()): a misprediction would throw
  * away the work of both.
  */
-__attribute__((target("avx512f,avx512bw,avx512vbmi"), always_inline))
+__attribute__((target(LAYOUT_ISA), always_inline))
 static inline unsigned int find_nb(__m512i lo, __m512i hi)
 {
 	const uint64_t lane1 = 0x0001000100010001ull, top = 0x8000800080008000ull;
@@ -185,7 +219,7 @@ static inline unsigned int find_nb(__m512i lo, __m512i hi)
 }
 
 /* *rec from the record whose first 128 bytes are lo/hi, of layout l */
-__attribute__((target("avx512f,avx512bw,avx512vbmi")))
+__attribute__((target(LAYOUT_ISA)))
 static inline void emit(const struct rec_layout *l, __m512i lo, __m512i hi,
 			struct spe_record *rec, uint64_t offset)
 {
@@ -213,7 +247,7 @@ static void window(unsigned int hit, unsigned int miss)
 }
 
 /* The records of known layouts from *pp, one after the other, with branches. */
-__attribute__((target("avx512f,avx512bw,avx512vbmi")))
+__attribute__((target(LAYOUT_ISA)))
 static unsigned int one_chain(const uint8_t *buf, const uint8_t **pp, const uint8_t *end,
 			      struct spe_record *recs, unsigned int max,
 			      uint64_t *npk, uint64_t *npad)
@@ -268,7 +302,7 @@ static unsigned int one_chain(const uint8_t *buf, const uint8_t **pp, const uint
  * (*tpad bytes), *rend at its end, its counts added; else 0, nothing
  * changed.
  */
-__attribute__((target("avx512f,avx512bw,avx512vbmi"), always_inline))
+__attribute__((target(LAYOUT_ISA), always_inline))
 static inline int step_nb(const uint8_t *buf, const uint8_t **pp, const uint8_t *end,
 			  struct spe_record *rec, uint64_t *pk, uint64_t *pad,
 			  const uint8_t **rend, unsigned int *tpad)
@@ -316,7 +350,7 @@ static inline int step_nb(const uint8_t *buf, const uint8_t **pp, const uint8_t 
  * after its Padding, has a known layout; NULL if none in 256 bytes. It may
  * be wrong (a payload that looks like one): two_chains() checks it.
  */
-__attribute__((target("avx512f,avx512bw,avx512vbmi")))
+__attribute__((target(LAYOUT_ISA)))
 static const uint8_t *boundary(const uint8_t *from, const uint8_t *end)
 {
 	const uint8_t *x, *y, *lim = from + 256;
@@ -346,7 +380,7 @@ static const uint8_t *boundary(const uint8_t *from, const uint8_t *end)
  * Returns as one_chain(); 0 when it did not run (the caller goes on with
  * one_chain()).
  */
-__attribute__((target("avx512f,avx512bw,avx512vbmi")))
+__attribute__((target(LAYOUT_ISA)))
 static unsigned int two_chains(const uint8_t *buf, const uint8_t **pp, const uint8_t *end,
 			       struct spe_record *recs, unsigned int max,
 			       uint64_t *npk, uint64_t *npad)
@@ -416,7 +450,7 @@ static unsigned int two_chains(const uint8_t *buf, const uint8_t **pp, const uin
 	return na + k;
 }
 
-__attribute__((target("avx512f,avx512bw,avx512vbmi")))
+__attribute__((target(LAYOUT_ISA)))
 unsigned int spe__layout_records(const uint8_t *buf, const uint8_t **pp, const uint8_t *end,
 				 struct spe_record *recs, unsigned int max,
 				 uint64_t *npk, uint64_t *npad)
@@ -471,9 +505,206 @@ unsigned int spe__layout_records(const uint8_t *buf, const uint8_t **pp, const u
 	return n;
 }
 
+/* the packets of a record at base in the buffer, whose first 128 bytes are lo/hi */
+__attribute__((target(LAYOUT_ISA), always_inline))
+static inline void emit_packets(const struct pkt_layout *pl, __m512i lo, __m512i hi,
+				struct spe_packet *out, uint64_t base, int all)
+{
+	const __m512i b = _mm512_set1_epi64((long long)base);
+	unsigned int k;
+
+	for (k = 0; k < PL_PARTS; k++) {
+		__m512i o;
+
+		/*
+		 * four parts hold 10 packets: the rest only where there are
+		 * more, or always (all: a branch here that the predictor
+		 * cannot learn costs more than the two parts, measured)
+		 */
+		if (!all && k == 4 && pl->n < 10)
+			break;
+		o = _mm512_maskz_permutex2var_epi8(pl->copied[k], lo,
+						   _mm512_load_si512(pl->idx + 64 * k), hi);
+		o = _mm512_or_si512(o, _mm512_load_si512(pl->img + 64 * k));
+		o = _mm512_mask_add_epi64(o, pl->offq[k], o, b);
+		_mm512_storeu_si512((void *)((char *)out + 64 * k), o);
+	}
+}
+
+/*
+ * The packets of one record of a known layout at *pp (a header, not
+ * Padding) and of the run of Padding after it, into out (room for PL_PKTS):
+ * how many, *pp past them, their counts added; 0 (and *miss set) if it
+ * has no known layout, 0 if its layout does not give its packets.
+ */
+__attribute__((target(LAYOUT_ISA), always_inline))
+static inline unsigned int pkt_step(const uint8_t *buf, const uint8_t **pp,
+				    const uint8_t *end, struct spe_packet *out,
+				    uint64_t *pk, uint64_t *pad, int nb, int *miss)
+{
+	const uint8_t *p = *pp;
+	const struct pkt_layout *pl;
+	struct rec_layout *l;
+	unsigned __int128 m;
+	uint64_t t0, t1, run;
+	__m512i lo, hi;
+	int i;
+
+	if (unlikely((size_t)(end - p) < SPE__LAYOUT_SPAN))
+		return 0;
+	lo = _mm512_loadu_si512((const void *)p);
+	hi = _mm512_loadu_si512((const void *)(p + 64));
+	__builtin_prefetch(p + 1024);
+	i = nb ? (int)find_nb(lo, hi) : find(lo, hi);
+	if (unlikely(i < 0 || i >= (int)SPE__LAYOUTS)) {
+		*miss = 1;
+		return 0;
+	}
+	l = &memo.l[i];
+	pl = &memo.pl[i];
+	if (unlikely(!pl->n || l->opres[p[l->op_at]]))
+		return 0;
+	/*
+	 * the run of Padding after the record (size < 127): the bytes up to
+	 * the next other one, bit 127 set standing for what lies past the
+	 * 128 bytes (so that a run up to it is measured below)
+	 */
+	m = ((unsigned __int128)(_mm512_test_epi8_mask(hi, hi) | 1ull << 63) << 64 |
+	     _mm512_test_epi8_mask(lo, lo)) >> l->size;
+	t0 = _tzcnt_u64((uint64_t)m);
+	t1 = _tzcnt_u64((uint64_t)(m >> 64));
+	run = t0 + (t1 & -(t0 >> 6));
+	/*
+	 * Mostly the layout's own Padding: the next record's position then
+	 * comes from the layout alone, and the processor goes on to it while
+	 * the run is checked (the branch predicted)
+	 */
+	if (likely(run == pl->tpad)) {
+		*pp = p + l->size + pl->tpad;
+	} else {
+		/* a run that may go on past them: measured, as one packet holds it */
+		if (l->size + run >= 2 * 64 - 1) {
+			const uint8_t *q = p + l->size;
+
+			run = (uint64_t)(spe__skip_padding(q, end - q > 255 ? q + 255 : end) - q);
+		}
+		*pp = p + l->size + run;
+	}
+	emit_packets(pl, lo, hi, out, (uint64_t)(p - buf), nb);
+	((uint8_t *)out)[pl->len_at] = (uint8_t)run;
+	*pk += pl->n;
+	*pad += run;
+	l->hits++;
+	return pl->n + (run != 0);
+}
+
+/*
+ * Which way this batch of packets goes: 0 the caller's scan, 1 the
+ * layouts with find(), 2 with find_nb(). As for records (see two), the
+ * fastest on the data at hand: every TRIAL_EVERY calls, TRIALS calls
+ * each way, timed; the way whose best call took the fewest cycles a byte
+ * is taken until the next trial. 0 while the layouts are off.
+ */
+unsigned int spe__packet_way(void)
+{
+	unsigned int t = memo.ptrial;
+
+	if (unlikely(memo.off)) {
+		memo.off--;
+		return 0;
+	}
+	if (memo.force)
+		return (unsigned int)memo.force;
+	if (!memo.pcalls++)
+		t = memo.ptrial = 1;	/* a trial first */
+	if (t) {
+		if (t == 1)
+			memo.pcpb[0] = memo.pcpb[1] = memo.pcpb[2] = UINT64_MAX;
+		memo.pway = (t - 1) / TRIALS;
+		memo.ptimed = 1;
+		memo.pt0 = __rdtsc();
+		return memo.pway;
+	}
+	if (memo.pcalls % TRIAL_EVERY == 0)
+		memo.ptrial = 1;
+	return memo.pbest;
+}
+
+/* The end of a batch of packets that spe__packet_way() chose, of bytes bytes. */
+void spe__packet_way_done(uint64_t bytes)
+{
+	uint64_t c;
+	unsigned int w;
+
+	if (!memo.ptimed)
+		return;
+	memo.ptimed = 0;
+	c = (__rdtsc() - memo.pt0) * 256;
+	if (bytes >= 1024 && c / bytes < memo.pcpb[memo.pway])
+		memo.pcpb[memo.pway] = c / bytes;
+	if (++memo.ptrial > 3 * TRIALS) {
+		for (w = 0, memo.pbest = 0; w < 3; w++)
+			if (memo.pcpb[w] < memo.pcpb[memo.pbest])
+				memo.pbest = w;
+		memo.ptrial = 0;
+	}
+}
+
+__attribute__((target(LAYOUT_ISA)))
+unsigned int spe__layout_packets(const uint8_t *buf, const uint8_t **pp, const uint8_t *end,
+				 struct spe_packet *pkts, unsigned int max, uint64_t *npk,
+				 uint64_t *nrec, uint64_t *npad, unsigned int way, int *learn)
+{
+	const uint8_t *p = *pp;
+	uint64_t pk = 0, pad = 0;
+	unsigned int n = 0, r = 0, c;
+
+	*learn = !memo.n;
+	if (!memo.n || max < PL_PKTS + 1)
+		return 0;
+	/* a run of Padding first: one packet, as spe_decoder_next_packet() gives it */
+	if (p < end && *p == SPE_HDR_PADDING) {
+		const uint8_t *q = spe__skip_padding(p, end - p > 255 ? p + 255 : end);
+
+		memset(&pkts[0], 0, sizeof(pkts[0]));
+		pkts[0].type = SPE_PKT_PAD;
+		pkts[0].len = (uint8_t)(q - p);
+		pkts[0].hdr_len = 1;
+		pkts[0].offset = (uint64_t)(p - buf);
+		pad += (uint64_t)(q - p);
+		p = q;
+		n = 1;
+	}
+	if (way == 2) {
+		while (max - n >= PL_PKTS &&
+		       (c = pkt_step(buf, &p, end, pkts + n, &pk, &pad, 1, learn)) != 0) {
+			n += c;
+			r++;
+		}
+	} else {
+		while (max - n >= PL_PKTS &&
+		       (c = pkt_step(buf, &p, end, pkts + n, &pk, &pad, 0, learn)) != 0) {
+			n += c;
+			r++;
+		}
+	}
+	*pp = p;
+	*npk += pk;
+	*nrec += r;
+	*npad += pad;
+	memo.pkt_records += r;
+	/*
+	 * a record of a known layout that it does not give (its Padding runs
+	 * past the 128 bytes, say) is one whose layout repeats: not a miss
+	 */
+	window(r + (!*learn && max - n >= PL_PKTS), 0);
+	return n;
+}
+
 uint64_t spe__layout_count(int what)
 {
-	return what == 2 ? memo.off : what ? memo.second : memo.records;
+	return what == 3 ? memo.pkt_records : what == 2 ? memo.off :
+	       what ? memo.second : memo.records;
 }
 
 void spe__layout_mode(int mode)
@@ -494,14 +725,34 @@ static void copy_bytes(struct rec_layout *l, size_t at, unsigned int from, unsig
 	}
 }
 
-/* Build in *l the layout of rec, which fast_record() decoded from p. */
-static int build(struct rec_layout *l, const uint8_t *p, const struct spe_record *rec)
+/* packet j of *pl: pkt at offset o of the record, its payload bytes copied */
+static void pkt_slot(struct pkt_layout *pl, unsigned int j, const struct spe_packet *pkt,
+		     unsigned int o)
+{
+	struct spe_packet t = *pkt;
+	size_t at = j * sizeof(t), q = (at + offsetof(struct spe_packet, offset)) / 8;
+	unsigned int k;
+
+	t.payload = 0;
+	t.offset = o;
+	memcpy(pl->img + at, &t, sizeof(t));
+	for (k = 0; k < pkt->payload_len; k++) {
+		pl->idx[at + k] = (uint8_t)(o + pkt->hdr_len + k);
+		pl->copied[(at + k) / 64] |= 1ull << ((at + k) % 64);
+	}
+	pl->offq[q / 8] |= (uint8_t)(1u << (q % 8));
+}
+
+/* Build in *l (and *pl) the layout of rec, which fast_record() decoded from p. */
+static int build(struct rec_layout *l, struct pkt_layout *pl, const uint8_t *p,
+		 const struct spe_record *rec)
 {
 	struct spe_packet pkt;
-	unsigned int o;
+	unsigned int o, j = 0;
 	int r;
 
 	memset(l, 0, sizeof(*l));
+	memset(pl, 0, sizeof(*pl));
 	memcpy(l->img, rec, REC_IMG);
 	memset(l->img, 0, sizeof(rec->offset));	/* the record's own, stored apart */
 	l->opres = spe__op_res[4];
@@ -511,6 +762,9 @@ static int build(struct rec_layout *l, const uint8_t *p, const struct spe_record
 			return -1;
 		l->pat[o] = p[o];
 		l->hdrs[o / 64] |= 1ull << (o % 64);
+		if (j < PL_PKTS - 1)
+			pkt_slot(pl, j, &pkt, o);
+		j++;
 		switch (pkt.type) {
 		case SPE_PKT_ADDRESS:
 			copy_bytes(l, offsetof(struct spe_record, addr) + 8u * pkt.index, o + 1, 8);
@@ -552,6 +806,20 @@ static int build(struct rec_layout *l, const uint8_t *p, const struct spe_record
 	l->match[1] = l->hdrs[1] | l->tpads[1];
 	l->size = rec->size;
 	l->n_packets = rec->n_packets;
+	/*
+	 * the Padding packet after the packets, its len the run's (pkt_step());
+	 * none kept for a record of more packets than fit with it
+	 */
+	if (j < PL_PKTS && rec->size < 2 * 64 - 1) {
+		memset(&pkt, 0, sizeof(pkt));
+		pkt.type = SPE_PKT_PAD;
+		pkt.hdr_len = 1;
+		pkt_slot(pl, j, &pkt, rec->size);
+		pl->n = (uint8_t)j;
+		pl->len_at = (uint16_t)(j * sizeof(pkt) + offsetof(struct spe_packet, len));
+		/* a run that reaches byte 127 may go on past it: never the layout's */
+		pl->tpad = (uint8_t)(rec->size + l->tpad < 2 * 64 - 1 ? l->tpad : 255);
+	}
 	return 0;
 }
 
@@ -595,12 +863,16 @@ static void set_lane(unsigned int k, const struct rec_layout *l)
  * memo is full, one record in 16 that missed it replaces the layout with
  * the fewest hits, and every count is halved.
  */
-__attribute__((target("avx512f,avx512bw,avx512vbmi")))
+__attribute__((target(LAYOUT_ISA)))
 void spe__layout_learn(const uint8_t *p, const struct spe_record *rec)
 {
 	struct rec_layout l;
+	struct pkt_layout pl;
 	struct spe_record chk;
+	struct spe_packet pk[PL_PKTS], ref;
+	struct spe_decoder d;
 	unsigned int i, v;
+	__m512i lo, hi;
 
 	if (memo.off)
 		return;
@@ -609,13 +881,20 @@ void spe__layout_learn(const uint8_t *p, const struct spe_record *rec)
 		return;
 	if (memo.n == SPE__LAYOUTS && ++memo.misses % 16)
 		return;
-	if (build(&l, p, rec))
+	if (build(&l, &pl, p, rec))
 		return;
 	/* what the layout gives for this record must be the fast path's record */
-	emit(&l, _mm512_loadu_si512((const void *)p), _mm512_loadu_si512((const void *)(p + 64)),
-	     &chk, rec->offset);
+	lo = _mm512_loadu_si512((const void *)p);
+	hi = _mm512_loadu_si512((const void *)(p + 64));
+	emit(&l, lo, hi, &chk, rec->offset);
 	if (memcmp(&chk, rec, REC_IMG))
 		return;
+	/* and its packets the packet iterator's (else it keeps none for packets) */
+	emit_packets(&pl, lo, hi, pk, 0, 1);
+	spe_decoder_init(&d, p, rec->size, 0);
+	for (i = 0; i < pl.n; i++)
+		if (spe_decoder_next_packet(&d, &ref) != 1 || memcmp(&ref, &pk[i], sizeof(ref)))
+			pl.n = 0;
 	v = memo.n;
 	if (v == SPE__LAYOUTS) {
 		for (v = 0, i = 1; i < SPE__LAYOUTS; i++)
@@ -630,6 +909,7 @@ void spe__layout_learn(const uint8_t *p, const struct spe_record *rec)
 		memo.n++;
 	}
 	memo.l[v] = l;
+	memo.pl[v] = pl;
 	set_lane(v, &l);
 }
 
@@ -645,6 +925,23 @@ unsigned int spe__layout_records(const uint8_t *buf, const uint8_t **pp, const u
 				 uint64_t *npk, uint64_t *npad)
 {
 	return 0;
+}
+
+unsigned int spe__layout_packets(const uint8_t *buf, const uint8_t **pp, const uint8_t *end,
+				 struct spe_packet *pkts, unsigned int max, uint64_t *npk,
+				 uint64_t *nrec, uint64_t *npad, unsigned int way, int *learn)
+{
+	*learn = 0;
+	return 0;
+}
+
+unsigned int spe__packet_way(void)
+{
+	return 0;
+}
+
+void spe__packet_way_done(uint64_t bytes)
+{
 }
 
 void spe__layout_learn(const uint8_t *p, const struct spe_record *rec)

@@ -74,6 +74,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct spe_op op;
 	char desc[256];
 	unsigned int pass, guard;
+	int way;
 	int ret;
 
 	for (pass = 0; pass < 2; pass++) {
@@ -146,6 +147,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			REQUIRE(batch_vs_single(padded, n + 256, fl, addr, &c, 0) == 0);
 			REQUIRE(batch_vs_single(data, size, fl, addr, &c, 1) == 0);
 			REQUIRE(batch_vs_single(padded, n + 256, fl, addr, &c, 1) == 0);
+			/* the packet batches by their layouts, each way (learnt from these bytes) */
+			for (way = 1; way <= 2; way++) {
+				spe__layout_mode(way);
+				REQUIRE(batch_vs_single(padded, n + 256, fl, addr, &c, 1) == 0);
+				REQUIRE(batch_vs_single(padded, n + 256, fl, addr, &c, 1) == 0);
+			}
+			spe__layout_mode(0);
 			/* the packet batches' portable loop too, where the default is not it */
 			REQUIRE(batch_vs_single(data, size, fl | SPE__DEC_NO_SIMD, addr, &c, 1) == 0);
 			REQUIRE(batch_vs_single(padded, n + 256, fl | SPE__DEC_NO_SIMD, addr, &c,

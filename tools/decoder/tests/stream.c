@@ -239,6 +239,7 @@ static void t_batch_padding(void)
 {
 	size_t n = 0, run = 0;
 	unsigned int rep;
+	uint64_t laid = 0;
 
 	for (rep = 0; rep < 3; rep++)
 		for (run = 0; run <= 300; run++) {
@@ -252,21 +253,92 @@ static void t_batch_padding(void)
 	 * and the trace cut 0..99 bytes short: the end of the last window at
 	 * every offset of its last 32-byte chunk, which is read byte by byte
 	 */
-	for (rep = 0; rep < 4 * 100; rep++) {
-		unsigned int flags = rep & 1 ? SPE__DEC_NO_SIMD : 0;
-		struct chunker c = { .state = rnd() | 1, .max = rep & 2 ? 13 : 4096 };
-		size_t len = n - rep / 4;
-		long r = batch_vs_single(tr, len, flags, 0, &c, 1);
+	for (rep = 0; rep < 8 * 100; rep++) {
+		/* the packet layouts (each way), the scan, the portable loop */
+		static const unsigned int loop_flags[4] = {
+			0, 0, SPE__DEC_NO_LAYOUT, SPE__DEC_NO_SIMD
+		};
+		static const char *const loop_names[4] = {
+			"layouts (one chain)", "layouts (no branch)", "scan", "portable"
+		};
+		unsigned int k = rep % 4;
+		struct chunker c = { .state = rnd() | 1, .max = (rep / 4) & 1 ? 13 : 4096 };
+		size_t len = n - rep / 8;
+		long r;
 
+		spe__layout_mode(k < 2 ? (int)k + 1 : 0);
+		r = batch_vs_single(tr, len, loop_flags[k], 0, &c, 1);
+		if (k < 2)
+			laid += spe__layout_count(3);
 		if (r) {
-			printf("FAIL: stream:batch-packets-padding: %zu bytes, %s loop, batches of up "
-			       "to %u: result %ld differs\n", len, flags ? "portable" : "default",
+			printf("FAIL: stream:batch-packets-padding: %zu bytes, %s, batches of up "
+			       "to %u: result %ld differs\n", len, loop_names[k],
 			       (unsigned int)c.max, r);
-			return;
+			goto out;
 		}
 	}
-	printf("PASS: stream:batch-packets-padding (%zu bytes, 100 lengths; vector pre-pass %s)\n", n,
-	       spe__batch_simd() ? "in use" : "not available here: portable loop only");
+	if (spe__layouts_avail() && laid < 100 * 900) {
+		printf("FAIL: stream:batch-packets-padding: %llu records' packets by their layouts\n",
+		       (unsigned long long)laid);
+		goto out;
+	}
+	printf("PASS: stream:batch-packets-padding (%zu bytes, 100 lengths; vector pre-pass %s; "
+	       "%llu records' packets by their layouts)\n", n,
+	       spe__batch_simd() ? "in use" : "not available here: portable loop only",
+	       (unsigned long long)laid);
+out:
+	spe__layout_mode(0);
+}
+
+/*
+ * The packet batch's layouts where a record's Padding reaches the end of
+ * the 128 bytes a layout looks at, or nearly: records of 18 to 35 bytes,
+ * each followed by a run of Padding of L bytes or a few more, for each L
+ * that puts the run's end around byte 127, learnt afresh each time (a
+ * layout whose Padding ends at byte 127 must not be taken for the run of
+ * a later record whose Padding goes on past it).
+ */
+static void t_packet_layout_runs(void)
+{
+	unsigned int len, k, way;
+	uint64_t laid = 0;
+
+	for (len = 88; len <= 112; len++) {
+		size_t n = 0;
+
+		n += record(tr + n);
+		memset(tr + n, 0x00, 3);
+		n += 3;
+		for (k = 0; k < 60; k++) {
+			size_t run = len + (k & 1 ? rnd() % 5 : 0);
+
+			n += record(tr + n);
+			memset(tr + n, 0x00, run);
+			n += run;
+		}
+		n += record(tr + n);
+		for (way = 1; way <= 2; way++) {
+			struct chunker c = { .state = rnd() | 1, .max = 4096 };
+			long r;
+
+			spe__layout_mode((int)way);
+			r = batch_vs_single(tr, n, 0, 0, &c, 1);
+			laid += spe__layout_count(3);
+			if (r) {
+				printf("FAIL: stream:packet-layout-runs: runs of %u bytes, way %u: "
+				       "result %ld differs\n", len, way, r);
+				spe__layout_mode(0);
+				return;
+			}
+		}
+	}
+	spe__layout_mode(0);
+	if (spe__layouts_avail() && laid < 25 * 2 * 30)
+		printf("FAIL: stream:packet-layout-runs: %llu records' packets by their layouts\n",
+		       (unsigned long long)laid);
+	else
+		printf("PASS: stream:packet-layout-runs (%llu records' packets by their layouts)\n",
+		       (unsigned long long)laid);
 }
 
 /*
@@ -352,7 +424,7 @@ static void t_layouts(int mode, unsigned int align)
 	 * mostly reaches the second's start (some still stop it)
 	 */
 	unsigned int odd_one_in = mode == 2 ? 1024 : 64, rep, passes;
-	uint64_t done, second;
+	uint64_t done, second, pdone;
 	size_t n = 0, nrec = 0, len;
 	char name[40];
 
@@ -450,6 +522,15 @@ static void t_layouts(int mode, unsigned int align)
 			       len, r);
 			goto out;
 		}
+		/* the packet batches too, with their layouts and without */
+		r = getenv("NOPKT") ? 0 : batch_vs_single(tr, len, flags, 0, &c, 1);
+		if (getenv("DBG")) fprintf(stderr, "rep %u off %llu rec %llu\n", rep, (unsigned long long)spe__layout_count(2), (unsigned long long)spe__layout_count(0));
+		if (r) {
+			printf("FAIL: stream:records-layouts-%s: packet batches %s, %zu bytes: "
+			       "result %ld differs\n", name,
+			       flags ? "without layouts" : "with layouts", len, r);
+			goto out;
+		}
 		/* and one call a record against the general loop alone */
 		r = fast_vs_general(tr, len, flags, 0);
 		if (r) {
@@ -474,9 +555,17 @@ static void t_layouts(int mode, unsigned int align)
 		       passes, nrec, (unsigned long long)second);
 		goto out;
 	}
+	/* packet batches forced one way or the other: most records by their layouts */
+	pdone = spe__layout_count(3);
+	if (mode && pdone < 3 * nrec / 2) {
+		printf("FAIL: stream:records-layouts-%s: %llu of 3 x %zu records' packets by "
+		       "their layouts\n", name, (unsigned long long)pdone, nrec);
+		goto out;
+	}
 	printf("PASS: stream:records-layouts-%s (%zu records, %.0f%% by their layouts, "
-	       "%llu by a second chain)\n", name, nrec,
-	       100.0 * (double)done / ((double)passes * (double)nrec), (unsigned long long)second);
+	       "%llu by a second chain; packets of %.0f%% by them)\n", name, nrec,
+	       100.0 * (double)done / ((double)passes * (double)nrec), (unsigned long long)second,
+	       100.0 * (double)pdone / (3.0 * (double)nrec));
 out:
 	spe__layout_mode(0);
 	reserved_one_in = 8;
@@ -564,5 +653,6 @@ int main(void)
 	t_batches("batch-packets", 1, 0);
 	t_batches("batch-packets-portable", 1, SPE__DEC_NO_SIMD);
 	t_batch_padding();
+	t_packet_layout_runs();
 	return 0;
 }
