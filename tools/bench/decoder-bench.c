@@ -31,6 +31,8 @@
 
 #include <arm_spe/spe_decoder.h>
 
+#include "spe_internal.h"	/* spe__layout_count() */
+
 /*
  * CPU time of this process: on a shared machine, time spent descheduled
  * would otherwise count against whichever decoder was running. Wall-clock
@@ -155,6 +157,30 @@ static void name##_packets_batch(const uint8_t *buf, size_t len, struct result *
 }
 
 BATCH_LOOPS(ours, )
+
+/*
+ * Which way our batches went in their last run: records by their layouts,
+ * of them by a second chain, and records whose packets the layouts gave
+ * (spe_rec_layout.c's counts, for this thread).
+ */
+static uint64_t way_rec, way_second, way_pkt;
+
+static void ours_records_batch_ways(const uint8_t *buf, size_t len, struct result *res)
+{
+	uint64_t r0 = spe__layout_count(0), s0 = spe__layout_count(1);
+
+	ours_records_batch(buf, len, res);
+	way_rec = spe__layout_count(0) - r0;
+	way_second = spe__layout_count(1) - s0;
+}
+
+static void ours_packets_batch_ways(const uint8_t *buf, size_t len, struct result *res)
+{
+	uint64_t p0 = spe__layout_count(3);
+
+	ours_packets_batch(buf, len, res);
+	way_pkt = spe__layout_count(3) - p0;
+}
 
 #ifdef HAVE_BASE_DECODER
 /* the same API from another revision's library, symbols renamed base_spe_* */
@@ -286,8 +312,8 @@ static int run(const char *path, int reps, const char *expect)
 		[B_BW] = { "memory read bandwidth (64-bit sum)", read_bw },
 		[B_REC] = { "ours: records (spe_decoder_next)", ours_records },
 		[B_PKT] = { "ours: packets (next_packet)", ours_packets },
-		[B_RECB] = { "ours: records (next_records, 64)", ours_records_batch },
-		[B_PKTB] = { "ours: packets (next_packets, 256)", ours_packets_batch },
+		[B_RECB] = { "ours: records (next_records, 64)", ours_records_batch_ways },
+		[B_PKTB] = { "ours: packets (next_packets, 256)", ours_packets_batch_ways },
 #ifdef HAVE_PERF_DECODER
 		[B_PERF] = { "perf: arm_spe_get_packet loop", perf_packets },
 #endif
@@ -352,6 +378,12 @@ static int run(const char *path, int reps, const char *expect)
 	printf("share of read bandwidth: records %.1f%%, packets %.1f%%, batches %.1f%%, %.1f%%\n",
 	       100.0 * b[B_BW].cpu / b[B_REC].cpu, 100.0 * b[B_BW].cpu / b[B_PKT].cpu,
 	       100.0 * b[B_BW].cpu / b[B_RECB].cpu, 100.0 * b[B_BW].cpu / b[B_PKTB].cpu);
+	if (rr->records)
+		printf("ours: batches by record layouts (last run): records %.1f%% (%.1f%% of "
+		       "them by a second chain), packets of %.1f%% of the records\n",
+		       100.0 * (double)way_rec / (double)rr->records,
+		       way_rec ? 100.0 * (double)way_second / (double)way_rec : 0.0,
+		       100.0 * (double)way_pkt / (double)rr->records);
 	if (b[B_BASE_REC].fn) {
 		struct result *br = &b[B_BASE_REC].res, *bp = &b[B_BASE_PKT].res;
 

@@ -161,7 +161,7 @@ if [ -n "$BASE" ]; then
 	BASE_OBJ=("$B/base/libbase.a")
 fi
 
-$CC -O2 -std=gnu11 -Wall -I"$TOP/include" "${PERF_FLAGS[@]}" "${BASE_FLAGS[@]}" -o "$B/decoder-bench" \
+$CC -O2 -std=gnu11 -Wall -I"$TOP/include" -I"$TOP/tools/decoder" "${PERF_FLAGS[@]}" "${BASE_FLAGS[@]}" -o "$B/decoder-bench" \
 	"$HERE/decoder-bench.c" "${PERF_OBJ[@]}" "$B/lib/libspe_decoder.a" "${BASE_OBJ[@]}"
 
 $CC -O2 -std=gnu11 -Wall -o "$B/decoder-gen" "$HERE/decoder-gen.c"
