@@ -1149,8 +1149,10 @@ static int next_packets_scan(struct spe_decoder *d, struct spe_packet *pkts, uns
 	uint64_t npk = 0, nrec = 0, nunk = 0, npad = 0;
 	struct spe_packet *pkt = pkts, *pend = pkts + max;
 	struct hdr_scan hs;
-	unsigned int way = !(d->flags & SPE__DEC_NO_LAYOUT) && spe__layouts_avail() ?
-			   spe__packet_way() : 0;
+	/* the layouts for batches that hold a record's packets and more */
+	int lay = max >= SPE__LAYOUT_MIN_PKTS && !(d->flags & SPE__DEC_NO_LAYOUT) &&
+		  spe__layouts_avail();
+	unsigned int way = lay ? spe__packet_way() : 0;
 	uint64_t recstop = 0;	/* HS_REC: end the window at the record's end */
 	size_t pos0 = pos;
 	int bound = 0;		/* the window ended at a record's end */
@@ -1254,8 +1256,8 @@ static int next_packets_scan(struct spe_decoder *d, struct spe_packet *pkts, uns
 	d->stats.records += nrec;
 	d->stats.unknown += nunk;
 	d->stats.pad_bytes += npad;
-	if (!(d->flags & SPE__DEC_NO_LAYOUT) && spe__layouts_avail())
-		spe__packet_way_done(pos - pos0);
+	if (lay)
+		spe__packet_way_done(pos - pos0, nrec);
 	if (pkt != pkts || !max)
 		return (int)(pkt - pkts);
 	return next_packet(d, pkts);

@@ -92,9 +92,10 @@ unsigned int spe__layout_records(const uint8_t *buf, const uint8_t **pp, const u
  * The same for the batch packet iterator: from *pp (a record, or the run of
  * Padding before one) the packets of the records of known layouts and of
  * the runs of Padding after them, into pkts (room for max); *pp moves past
- * them, the counts grow. *learn: 1 if it stopped at a record of no known
- * layout (the caller then gives spe__layout_learn() the record at *pp),
- * not for a lack of room or a record its layout does not give.
+ * them, the counts grow; nothing for max below 17. *learn: 1 if it stopped
+ * at a record of no known layout, or none is known yet (the caller then
+ * gives spe__layout_learn() the record at *pp), not for a lack of room or
+ * a record its layout does not give.
  */
 unsigned int spe__layout_packets(const uint8_t *buf, const uint8_t **pp, const uint8_t *end,
 				 struct spe_packet *pkts, unsigned int max, uint64_t *npk,
@@ -103,10 +104,12 @@ unsigned int spe__layout_packets(const uint8_t *buf, const uint8_t **pp, const u
 /*
  * Which way a batch of packets goes (0: the batch's own scan; 1, 2: the
  * layouts, by spe__layout_packets() with that way), and its end, of bytes
- * bytes of trace: the way is chosen by timing them all now and then.
+ * bytes of trace and records records: the way is chosen by timing them all
+ * now and then.
  */
+#define SPE__LAYOUT_MIN_PKTS	17u	/* spe__layout_packets()'s smallest batch */
 unsigned int spe__packet_way(void);
-void spe__packet_way_done(uint64_t bytes);
+void spe__packet_way_done(uint64_t bytes, uint64_t records);
 
 /*
  * Learn the layout of *rec, just decoded from p by the record iterator's

@@ -29,7 +29,7 @@
  *
  * x86-64 with AVX-512 VBMI (VPERMI2B) only, chosen at run time; elsewhere
  * the batch record iterator runs the fast path alone. The memo is per
- * thread (about 21 KiB) and keeps SPE__LAYOUTS layouts; where layouts keep
+ * thread (about 34 KiB) and keeps SPE__LAYOUTS layouts; where layouts keep
  * changing, it learns less often (see spe__layout_learn()), so that a
  * trace without repeated layouts costs a compare per kept layout and
  * little else.
@@ -80,8 +80,8 @@ struct rec_layout {
 #define PL_PKTS		16u
 #define PL_BYTES	(PL_PKTS * sizeof(struct spe_packet))
 #define PL_PARTS	(PL_BYTES / 64)
-typedef char spe_pkt_layout_check[(sizeof(struct spe_packet) == 24 && PL_BYTES % 64 == 0) ?
-				  1 : -1];
+typedef char spe_pkt_layout_check[(sizeof(struct spe_packet) == 24 && PL_BYTES % 64 == 0 &&
+				   SPE__LAYOUT_MIN_PKTS == PL_PKTS + 1) ? 1 : -1];
 
 struct pkt_layout {
 	uint8_t idx[PL_BYTES];
@@ -612,10 +612,9 @@ unsigned int spe__packet_way(void)
 {
 	unsigned int t = memo.ptrial;
 
-	if (unlikely(memo.off)) {
-		memo.off--;
+	/* counted down by the records that the batch's scan decodes meanwhile */
+	if (unlikely(memo.off))
 		return 0;
-	}
 	if (memo.force)
 		return (unsigned int)memo.force;
 	if (!memo.pcalls++)
@@ -633,12 +632,20 @@ unsigned int spe__packet_way(void)
 	return memo.pbest;
 }
 
-/* The end of a batch of packets that spe__packet_way() chose, of bytes bytes. */
-void spe__packet_way_done(uint64_t bytes)
+/*
+ * The end of a batch of packets that spe__packet_way() chose, of bytes
+ * bytes and records records: while the layouts are off, they count down a
+ * call a record, as in the record batch (and one at least a batch).
+ */
+void spe__packet_way_done(uint64_t bytes, uint64_t records)
 {
 	uint64_t c;
 	unsigned int w;
 
+	if (unlikely(memo.off)) {
+		records = records ? records : 1;
+		memo.off = records < memo.off ? memo.off - (unsigned int)records : 0;
+	}
 	if (!memo.ptimed)
 		return;
 	memo.ptimed = 0;
@@ -665,7 +672,7 @@ unsigned int spe__layout_packets(const uint8_t *buf, const uint8_t **pp, const u
 	unsigned int n = 0, r = 0, c;
 
 	*learn = !memo.n;
-	if (!memo.n || max < PL_PKTS + 1)
+	if (!memo.n || max < SPE__LAYOUT_MIN_PKTS)
 		return 0;
 	/* a run of Padding first: one packet, as spe_decoder_next_packet() gives it */
 	if (p < end && *p == SPE_HDR_PADDING) {
@@ -945,7 +952,7 @@ unsigned int spe__packet_way(void)
 	return 0;
 }
 
-void spe__packet_way_done(uint64_t bytes)
+void spe__packet_way_done(uint64_t bytes, uint64_t records)
 {
 }
 

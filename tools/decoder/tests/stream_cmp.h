@@ -137,16 +137,18 @@ static long stream_vs_whole(const uint8_t *buf, size_t len, unsigned int flags, 
  * that a read past its end is one under AddressSanitizer.
  */
 #define BATCH_MAX 1100
+#define CANARY 24	/* entries after a batch that must be left as they were */
 static long batch_vs_single_at(const uint8_t *buf, size_t len, unsigned int flags,
 			       uint64_t addr, struct chunker *c, int packets)
 {
-	static struct spe_record rb[BATCH_MAX];
-	static struct spe_packet pb[BATCH_MAX];
+	static struct spe_record rb[BATCH_MAX + CANARY];
+	static struct spe_packet pb[BATCH_MAX + CANARY];
 	struct spe_decoder db, ds;
 	struct spe_record r;
 	struct spe_packet pk;
 	long idx = 0;
 	int retb, rets, k;
+	unsigned int canary;
 
 	spe_decoder_init(&db, buf, len, flags);
 	spe_decoder_init(&ds, buf, len, flags);
@@ -166,11 +168,21 @@ static long batch_vs_single_at(const uint8_t *buf, size_t len, unsigned int flag
 		/* every byte of a record up to extra[] is written: no stale ones */
 		if (!packets)
 			memset(rb, 0xa5, max * sizeof(rb[0]));
+		/* and nothing past the batch: the entries after it keep a canary */
+		canary = CANARY;
+		if (packets)
+			memset(pb + max, 0x5a, canary * sizeof(pb[0]));
+		else
+			memset(rb + max, 0x5a, canary * sizeof(rb[0]));
 		retb = packets ? spe_decoder_next_packets(&db, pb, max) :
 				 spe_decoder_next_records(&db, rb, max);
 		idx++;
 		if (retb > (int)max)
 			return idx;
+		for (k = 0; k < (int)(canary * (packets ? sizeof(pb[0]) : sizeof(rb[0]))); k++)
+			if ((packets ? (const uint8_t *)(pb + max) : (const uint8_t *)(rb + max))[k] !=
+			    0x5a)
+				return idx;
 		if (retb <= 0) {
 			rets = packets ? spe_decoder_next_packet(&ds, &pk) : spe_decoder_next(&ds, &r);
 			if (rets != retb || db.pos != ds.pos ||
