@@ -233,15 +233,6 @@ static const uint64_t pmask[9] = {
 #define STAT_ADD(d, f, v)	((d)->stats.f = LOAD_SCALAR((d)->stats.f) + (v))
 
 /*
- * The length of the run of Padding at p, as one Padding packet holds it:
- * up to the next other byte, the end, or 255 bytes.
- */
-static inline size_t pad_run(const uint8_t *p, const uint8_t *end)
-{
-	return (size_t)(spe__skip_padding(p, end - p > 255 ? p + 255 : end) - p);
-}
-
-/*
  * D18.2.7: does CLASS/SUBCLASS hold a reserved encoding? Same answer as
  * spe_op_decode(...).reserved (checked exhaustively by the unit tests),
  * as a table of the 4 x 256 CLASS/SUBCLASS pairs.
@@ -927,13 +918,9 @@ static int next_packet(struct spe_decoder *d, struct spe_packet *pkt)
 		return 0;
 	if (d->buf[pos] == SPE_HDR_PADDING) {
 		/* a run of Padding bytes is returned as one packet (len <= 255) */
-		size_t run = pad_run(d->buf + pos, d->buf + d->len);
+		size_t run = spe__pad_run(d->buf + pos, d->buf + d->len);
 
-		memset(pkt, 0, sizeof(*pkt));
-		pkt->type = SPE_PKT_PAD;
-		pkt->len = (uint8_t)run;
-		pkt->hdr_len = 1;
-		pkt->offset = pos;
+		spe__pad_packet(pkt, pos, run);
 		/* stats.packets excludes padding (see spe_decoder.h) */
 		d->stats.pad_bytes += run;
 		d->pos = pos + run;
@@ -1238,7 +1225,7 @@ static int next_packets_scan(struct spe_decoder *d, struct spe_packet *pkts, uns
 			if (likely(m))
 				run = (size_t)__builtin_ctzll(m);
 			else
-				run = pad_run(p, end);
+				run = spe__pad_run(p, end);
 			pad_packet(pkt, pos + w, run);
 			npad += run;
 			w += run;
@@ -1314,7 +1301,7 @@ int spe_decoder_next_packets(struct spe_decoder *d, struct spe_packet *pkts,
 		if (b != SPE_HDR_PADDING)
 			break;
 		{
-			size_t run = pad_run(p, end);
+			size_t run = spe__pad_run(p, end);
 
 			pad_packet(pkt, pos, run);
 			npad += run;

@@ -40,6 +40,25 @@ static inline const uint8_t *spe__skip_padding(const uint8_t *p, const uint8_t *
 }
 
 /*
+ * The length of the run of Padding at p, as one Padding packet holds it:
+ * up to the next other byte, the end, or 255 bytes.
+ */
+static inline size_t spe__pad_run(const uint8_t *p, const uint8_t *end)
+{
+	return (size_t)(spe__skip_padding(p, end - p > 255 ? p + 255 : end) - p);
+}
+
+/* *pkt: the Padding packet of a run of len bytes at offset off */
+static inline void spe__pad_packet(struct spe_packet *pkt, uint64_t off, size_t len)
+{
+	memset(pkt, 0, sizeof(*pkt));
+	pkt->type = SPE_PKT_PAD;
+	pkt->len = (uint8_t)len;
+	pkt->hdr_len = 1;
+	pkt->offset = off;
+}
+
+/*
  * The next record boundary at or after 'from' in d->buf[0..d->len): the
  * byte after an End packet, or after a Timestamp packet, that is followed
  * by a plausible packet or by the end of the data; d->len if none.

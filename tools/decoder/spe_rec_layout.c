@@ -586,7 +586,7 @@ static inline unsigned int pkt_step(const uint8_t *buf, const uint8_t **pp,
 		if (l->size + run >= 2 * 64 - 1) {
 			const uint8_t *q = p + l->size;
 
-			run = (uint64_t)(spe__skip_padding(q, end - q > 255 ? q + 255 : end) - q);
+			run = spe__pad_run(q, end);
 		}
 		*pp = p + l->size + run;
 	}
@@ -676,15 +676,11 @@ unsigned int spe__layout_packets(const uint8_t *buf, const uint8_t **pp, const u
 		return 0;
 	/* a run of Padding first: one packet, as spe_decoder_next_packet() gives it */
 	if (p < end && *p == SPE_HDR_PADDING) {
-		const uint8_t *q = spe__skip_padding(p, end - p > 255 ? p + 255 : end);
+		size_t run = spe__pad_run(p, end);
 
-		memset(&pkts[0], 0, sizeof(pkts[0]));
-		pkts[0].type = SPE_PKT_PAD;
-		pkts[0].len = (uint8_t)(q - p);
-		pkts[0].hdr_len = 1;
-		pkts[0].offset = (uint64_t)(p - buf);
-		pad += (uint64_t)(q - p);
-		p = q;
+		spe__pad_packet(&pkts[0], (uint64_t)(p - buf), run);
+		pad += run;
+		p += run;
 		n = 1;
 	}
 	if (way == 2) {
@@ -823,9 +819,7 @@ static int build(struct rec_layout *l, struct pkt_layout *pl, const uint8_t *p,
 	 * none kept for a record of more packets than fit with it
 	 */
 	if (j < PL_PKTS && rec->size < 2 * 64 - 1) {
-		memset(&pkt, 0, sizeof(pkt));
-		pkt.type = SPE_PKT_PAD;
-		pkt.hdr_len = 1;
+		spe__pad_packet(&pkt, 0, 0);	/* its len and offset set per record */
 		pkt_slot(pl, j, &pkt, rec->size);
 		pl->n = (uint8_t)j;
 		pl->len_at = (uint16_t)(j * sizeof(pkt) + offsetof(struct spe_packet, len));
