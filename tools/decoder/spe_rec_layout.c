@@ -95,8 +95,28 @@ struct pkt_layout {
 
 /* a second chain's records, before they are known to follow the first's */
 #define CHAIN_B		64u
+
+/*
+ * A choice between ways of decoding a batch (way 0 and up to two others),
+ * made by timing them on the data at hand: every TRIAL_EVERY calls, the
+ * next TRIALS calls go way 0, the TRIALS after them way 1, and so on, each
+ * timed; until the next trial, calls go the way whose best call took the
+ * fewest cycles a byte (cpb, x 256), and another than way 0 only where
+ * that is fewer than way 0's by the choice's margin (a tenth, a twentieth:
+ * where two ways are about as fast, a trial's noise would otherwise take
+ * the slower half the time). The best call, not the sum: on a shared
+ * machine most calls take several times the cycles of the few that
+ * nothing else delayed. choose() and chosen() around each call.
+ */
 #define TRIAL_EVERY	1024u
 #define TRIALS		16u
+#define CHOICE_WAYS	3u
+
+struct timed_choice {
+	unsigned int trial;	/* 1 + trial calls made, 0 between trials */
+	unsigned int calls, way, best, timed;
+	uint64_t t0, cpb[CHOICE_WAYS];
+};
 #define OFF_WINDOW	1024u
 #define OFF_CALLS	65536u
 
@@ -116,16 +136,10 @@ struct layout_memo {
 	unsigned int avg;	/* bytes a record, Padding included, lately */
 	unsigned int chain_skip;	/* calls before two_chains() is tried again */
 	/*
-	 * one_chain() or two_chains() for batches of 16 records or more: the
-	 * faster on the data at hand. Every TRIAL_EVERY calls, the next TRIALS
-	 * run one chain and the TRIALS after them two (trial counts them), and
-	 * two chains run until the next trial if their best call took a tenth
-	 * fewer cycles a byte than one chain's best, or better (cpb, x 256).
-	 * The best, not the sum: on a shared machine most calls here take
-	 * several times the cycles of the few that nothing else delayed.
+	 * way 0 one_chain(), way 1 two_chains() for batches of 16 records or
+	 * more, two chains where they are a tenth faster
 	 */
-	unsigned int two, trial, calls;
-	uint64_t cpb[2];
+	struct timed_choice rec_way;
 	int force;		/* spe__layout_mode() */
 	/*
 	 * Records by their layouts (win_hit) and by the fast path while the
@@ -141,12 +155,7 @@ struct layout_memo {
 	uint64_t records;	/* records decoded by their layouts (for the tests) */
 	uint64_t second;	/* of which by a second chain (two_chains()) */
 	uint64_t pkt_records;	/* records whose packets the layouts gave */
-	/*
-	 * spe__packet_way(): its trial, calls, way, best, whether this call
-	 * is timed, its start and each way's cycles a byte
-	 */
-	unsigned int ptrial, pcalls, pway, pbest, ptimed;
-	uint64_t pt0, pcpb[3];
+	struct timed_choice pkt_way;	/* spe__packet_way() */
 };
 
 static _Thread_local struct layout_memo memo;
@@ -244,6 +253,49 @@ static void window(unsigned int hit, unsigned int miss)
 			memo.off = OFF_CALLS;	/* layouts that rarely repeat */
 		memo.win_hit = memo.win_miss = 0;
 	}
+}
+
+/* The way the next call goes, of ways ways (see struct timed_choice). */
+static unsigned int choose(struct timed_choice *c, unsigned int ways)
+{
+	if (!c->calls++)
+		c->trial = 1;	/* a trial first */
+	else if (!c->trial && c->calls % TRIAL_EVERY == 0)
+		c->trial = 1;
+	if (!c->trial)
+		return c->best;
+	if (c->trial == 1)
+		for (c->way = 0; c->way < ways; c->way++)
+			c->cpb[c->way] = UINT64_MAX;
+	c->way = (c->trial - 1) / TRIALS;
+	c->timed = 1;
+	c->t0 = __rdtsc();
+	return c->way;
+}
+
+/*
+ * The end of the call choose() sent its way, of bytes bytes of trace;
+ * margin: another way than 0 only if its best is a margin-th faster.
+ */
+static void chosen(struct timed_choice *c, unsigned int ways, unsigned int margin,
+		   uint64_t bytes)
+{
+	uint64_t cyc;
+	unsigned int w;
+
+	if (!c->timed)
+		return;
+	c->timed = 0;
+	cyc = (__rdtsc() - c->t0) * 256;
+	if (bytes >= 1024 && cyc / bytes < c->cpb[c->way])
+		c->cpb[c->way] = cyc / bytes;
+	if (++c->trial <= ways * TRIALS)
+		return;
+	for (w = 1, c->best = 0; w < ways; w++)
+		if (c->cpb[w] / (margin - 1) < c->cpb[0] / margin &&
+		    (!c->best || c->cpb[w] < c->cpb[c->best]))
+			c->best = w;
+	c->trial = 0;
 }
 
 /* The records of known layouts from *pp, one after the other, with branches. */
@@ -456,14 +508,10 @@ unsigned int spe__layout_records(const uint8_t *buf, const uint8_t **pp, const u
 				 uint64_t *npk, uint64_t *npad)
 {
 	const uint8_t *p0 = *pp;
-	unsigned int n = 0, r, t = memo.trial, two;
-	uint64_t c0 = 0;
+	unsigned int n = 0, r, two;
 
-	if (!memo.avg) {
+	if (!memo.avg)
 		memo.avg = 64;
-		memo.trial = t = 1;
-		memo.cpb[0] = memo.cpb[1] = UINT64_MAX;
-	}
 	if (unlikely(memo.off)) {
 		memo.off--;
 		return 0;
@@ -476,9 +524,7 @@ unsigned int spe__layout_records(const uint8_t *buf, const uint8_t **pp, const u
 		window(n, 0);
 		return n;
 	}
-	two = memo.force ? memo.force == 2 : t ? t > TRIALS : memo.two;
-	if (t)
-		c0 = __rdtsc();
+	two = memo.force ? memo.force == 2 : choose(&memo.rec_way, 2) == 1;
 	while (two && max - n >= 16 && !memo.chain_skip) {
 		r = two_chains(buf, pp, end, recs + n, max - n, npk, npad);
 		n += r;
@@ -487,19 +533,7 @@ unsigned int spe__layout_records(const uint8_t *buf, const uint8_t **pp, const u
 	}
 	if (n < max)
 		n += one_chain(buf, pp, end, recs + n, max - n, npk, npad);
-	if (t) {
-		uint64_t c = (__rdtsc() - c0) * 256, bytes = (uint64_t)(*pp - p0);
-
-		if (bytes >= 1024 && c / bytes < memo.cpb[two])
-			memo.cpb[two] = c / bytes;
-		if (++memo.trial > 2 * TRIALS) {
-			memo.two = memo.cpb[1] / 9 < memo.cpb[0] / 10;
-			memo.trial = 0;
-		}
-	} else if (++memo.calls % TRIAL_EVERY == 0) {
-		memo.trial = 1;
-		memo.cpb[0] = memo.cpb[1] = UINT64_MAX;
-	}
+	chosen(&memo.rec_way, 2, 10, (uint64_t)(*pp - p0));
 	memo.records += n;
 	window(n, 0);
 	return n;
@@ -600,36 +634,18 @@ static inline unsigned int pkt_step(const uint8_t *buf, const uint8_t **pp,
 
 /*
  * Which way this batch of packets goes: 0 the caller's scan, 1 the
- * layouts with find(), 2 with find_nb(). As for records (see two), the
- * fastest on the data at hand: every TRIAL_EVERY calls, TRIALS calls
- * each way, timed; the way whose best call took the fewest cycles a byte
- * is taken until the next trial, the layouts only where that is a
- * twentieth fewer than the scan's (where they are about as fast, the
- * trial's noise would otherwise take the slower half the time). 0 while
- * the layouts are off.
+ * layouts with find(), 2 with find_nb(); the layouts only where they are
+ * a twentieth faster than the scan (struct timed_choice). 0 while the
+ * layouts are off.
  */
 unsigned int spe__packet_way(void)
 {
-	unsigned int t = memo.ptrial;
-
 	/* counted down by the records that the batch's scan decodes meanwhile */
 	if (unlikely(memo.off))
 		return 0;
 	if (memo.force)
 		return (unsigned int)memo.force;
-	if (!memo.pcalls++)
-		t = memo.ptrial = 1;	/* a trial first */
-	if (t) {
-		if (t == 1)
-			memo.pcpb[0] = memo.pcpb[1] = memo.pcpb[2] = UINT64_MAX;
-		memo.pway = (t - 1) / TRIALS;
-		memo.ptimed = 1;
-		memo.pt0 = __rdtsc();
-		return memo.pway;
-	}
-	if (memo.pcalls % TRIAL_EVERY == 0)
-		memo.ptrial = 1;
-	return memo.pbest;
+	return choose(&memo.pkt_way, 3);
 }
 
 /*
@@ -639,27 +655,11 @@ unsigned int spe__packet_way(void)
  */
 void spe__packet_way_done(uint64_t bytes, uint64_t records)
 {
-	uint64_t c;
-	unsigned int w;
-
 	if (unlikely(memo.off)) {
 		records = records ? records : 1;
 		memo.off = records < memo.off ? memo.off - (unsigned int)records : 0;
 	}
-	if (!memo.ptimed)
-		return;
-	memo.ptimed = 0;
-	c = (__rdtsc() - memo.pt0) * 256;
-	if (bytes >= 1024 && c / bytes < memo.pcpb[memo.pway])
-		memo.pcpb[memo.pway] = c / bytes;
-	if (++memo.ptrial > 3 * TRIALS) {
-		/* the layouts where their best is a twentieth faster than the scan's */
-		for (w = 1, memo.pbest = 0; w < 3; w++)
-			if (memo.pcpb[w] / 19 < memo.pcpb[0] / 20 &&
-			    (!memo.pbest || memo.pcpb[w] < memo.pcpb[memo.pbest]))
-				memo.pbest = w;
-		memo.ptrial = 0;
-	}
+	chosen(&memo.pkt_way, 3, 20, bytes);
 }
 
 __attribute__((target(LAYOUT_ISA)))
