@@ -160,18 +160,20 @@ BATCH_LOOPS(ours, )
 
 /*
  * Which way our batches went in their last run: records by their layouts,
- * of them by a second chain, and records whose packets the layouts gave
+ * of them by a second chain and strided, and records whose packets the layouts gave
  * (spe_rec_layout.c's counts, for this thread).
  */
-static uint64_t way_rec, way_second, way_pkt;
+static uint64_t way_rec, way_second, way_strided, way_pkt;
 
 static void ours_records_batch_ways(const uint8_t *buf, size_t len, struct result *res)
 {
 	uint64_t r0 = spe__layout_count(0), s0 = spe__layout_count(1);
+	uint64_t t0 = spe__layout_count(4);
 
 	ours_records_batch(buf, len, res);
 	way_rec = spe__layout_count(0) - r0;
 	way_second = spe__layout_count(1) - s0;
+	way_strided = spe__layout_count(4) - t0;
 }
 
 static void ours_packets_batch_ways(const uint8_t *buf, size_t len, struct result *res)
@@ -380,9 +382,10 @@ static int run(const char *path, int reps, const char *expect)
 	       100.0 * b[B_BW].cpu / b[B_RECB].cpu, 100.0 * b[B_BW].cpu / b[B_PKTB].cpu);
 	if (rr->records)
 		printf("ours: batches by record layouts (last run): records %.1f%% (%.1f%% of "
-		       "them by a second chain), packets of %.1f%% of the records\n",
-		       100.0 * (double)way_rec / (double)rr->records,
+		       "them by a second chain, %.1f%% strided), packets of %.1f%% of the "
+		       "records\n", 100.0 * (double)way_rec / (double)rr->records,
 		       way_rec ? 100.0 * (double)way_second / (double)way_rec : 0.0,
+		       way_rec ? 100.0 * (double)way_strided / (double)way_rec : 0.0,
 		       100.0 * (double)way_pkt / (double)rr->records);
 	if (b[B_BASE_REC].fn) {
 		struct result *br = &b[B_BASE_REC].res, *bp = &b[B_BASE_PKT].res;

@@ -140,10 +140,11 @@ void spe__layout_learn(const uint8_t *p, const struct spe_record *rec);
  * For the tests: records this thread has decoded by their layouts so far
  * (what 0), of them those a second chain decoded (1), calls left before the
  * layouts are tried again after a trace where they rarely repeated (2),
- * records whose packets the layouts gave (3);
+ * records whose packets the layouts gave (3), records by strided() (4);
  * which way batches of 16 or more go (mode 0: the faster, timed; 1: one
- * chain; 2: two chains; for packets 1: find(), 2: find_nb(), never the
- * scan), which also forgets the layouts and the counts.
+ * chain; 2: two chains; 3: strided; for packets 1: find(), 2 and 3:
+ * find_nb(), never the scan), which also forgets the layouts and the
+ * counts.
  */
 uint64_t spe__layout_count(int what);
 void spe__layout_mode(int mode);

@@ -22,10 +22,12 @@
  * record that has one goes to the fast path, and from it to the general
  * loop, as before.
  *
- * Batches of 16 records or more go one of two ways, whichever is faster on
- * the data at hand (timed now and then): one chain of records that finds
- * each one's layout with a branch per layout tried (one_chain()), or two
- * chains side by side that find it without a branch (two_chains()).
+ * Batches of 16 records or more go one of three ways, whichever is faster
+ * on the data at hand (timed now and then): one chain of records that
+ * finds each one's layout with a branch per layout tried (one_chain()),
+ * two chains side by side that find it without a branch (two_chains()),
+ * or records taken to be as long as the one before (strided(): records
+ * padded to an alignment).
  *
  * x86-64 with AVX-512 VBMI (VPERMI2B) only, chosen at run time; elsewhere
  * the batch record iterator runs the fast path alone. The memo is per
@@ -136,8 +138,8 @@ struct layout_memo {
 	unsigned int avg;	/* bytes a record, Padding included, lately */
 	unsigned int chain_skip;	/* calls before two_chains() is tried again */
 	/*
-	 * way 0 one_chain(), way 1 two_chains() for batches of 16 records or
-	 * more, two chains where they are a tenth faster
+	 * way 0 one_chain(), way 1 two_chains(), way 2 strided() for batches
+	 * of 16 records or more, the others where they are a tenth faster
 	 */
 	struct timed_choice rec_way;
 	int force;		/* spe__layout_mode() */
@@ -154,6 +156,7 @@ struct layout_memo {
 	unsigned int misses;	/* records the fast path took since the memo filled */
 	uint64_t records;	/* records decoded by their layouts (for the tests) */
 	uint64_t second;	/* of which by a second chain (two_chains()) */
+	uint64_t strided;	/* of which by strided() */
 	uint64_t pkt_records;	/* records whose packets the layouts gave */
 	struct timed_choice pkt_way;	/* spe__packet_way() */
 };
@@ -349,6 +352,34 @@ static unsigned int one_chain(const uint8_t *buf, const uint8_t **pp, const uint
 }
 
 /*
+ * The layout of the record at p (a header, not Padding) by find_nb(), its
+ * first 128 bytes in *lo and *hi; NULL if none, or if its Operation Type is
+ * reserved, or the Padding its layout holds is not all there.
+ */
+__attribute__((target(LAYOUT_ISA), always_inline))
+static inline struct rec_layout *layout_nb(const uint8_t *p, const uint8_t *end,
+					   __m512i *lo, __m512i *hi)
+{
+	struct rec_layout *l;
+	unsigned int k;
+
+	if (unlikely((size_t)(end - p) < SPE__LAYOUT_SPAN))
+		return NULL;
+	*lo = _mm512_loadu_si512((const void *)p);
+	*hi = _mm512_loadu_si512((const void *)(p + 64));
+	k = find_nb(*lo, *hi);
+	if (unlikely(k >= SPE__LAYOUTS))
+		return NULL;
+	l = &memo.l[k];
+	/* find_nb() compares the headers: the Padding after them here */
+	if (unlikely(l->opres[p[l->op_at]] |
+		     _mm512_mask_test_epi8_mask(l->tpads[0], *lo, *lo) |
+		     _mm512_mask_test_epi8_mask(l->tpads[1], *hi, *hi)))
+		return NULL;
+	return l;
+}
+
+/*
  * One record of a known layout at *pp (after its Padding) into *rec, by
  * find_nb(): 1, *pp past it and the Padding its layout holds after it
  * (*tpad bytes), *rend at its end, its counts added; else 0, nothing
@@ -362,29 +393,17 @@ static inline int step_nb(const uint8_t *buf, const uint8_t **pp, const uint8_t 
 	const uint8_t *p = *pp;
 	struct rec_layout *l;
 	__m512i lo, hi;
-	unsigned int k, s;
 
 	if (unlikely(p < end && *p == SPE_HDR_PADDING))
 		p = spe__skip_padding(p, end);
-	if (unlikely((size_t)(end - p) < SPE__LAYOUT_SPAN))
-		return 0;
-	lo = _mm512_loadu_si512((const void *)p);
-	hi = _mm512_loadu_si512((const void *)(p + 64));
 	/*
 	 * the chain's next loads wait for this record's compares: the
 	 * processor does not run ahead to fetch them early (measured on 256
 	 * MiB traces: 1.3-2x with this)
 	 */
 	__builtin_prefetch(p + 1024);
-	k = find_nb(lo, hi);
-	if (unlikely(k >= SPE__LAYOUTS))
-		return 0;
-	l = &memo.l[k];
-	s = p[l->op_at];
-	/* find_nb() compares the headers: the Padding after them here */
-	if (unlikely(l->opres[s] |
-		     _mm512_mask_test_epi8_mask(l->tpads[0], lo, lo) |
-		     _mm512_mask_test_epi8_mask(l->tpads[1], hi, hi)))
+	l = layout_nb(p, end, &lo, &hi);
+	if (!l)
 		return 0;
 	emit(l, lo, hi, rec, (uint64_t)(p - buf));
 	*pk += l->n_packets;
@@ -502,13 +521,56 @@ static unsigned int two_chains(const uint8_t *buf, const uint8_t **pp, const uin
 	return na + k;
 }
 
+/*
+ * Records of known layouts from *pp, each as long, with the Padding its
+ * layout holds, as the first: where they are (records padded to
+ * PMBIDR_EL1.Align that none outgrows), where the next one starts does
+ * not wait for this one's compares, and the processor decodes several at
+ * once. A record of another length stops it (a branch the predictor
+ * learns where lengths hold). Returns as one_chain().
+ */
+__attribute__((target(LAYOUT_ISA)))
+static unsigned int strided(const uint8_t *buf, const uint8_t **pp, const uint8_t *end,
+			    struct spe_record *recs, unsigned int max,
+			    uint64_t *npk, uint64_t *npad)
+{
+	const uint8_t *p = *pp;
+	uint64_t pk = 0, pad;
+	struct rec_layout *l;
+	unsigned int n = 0, stride, tpad;
+	__m512i lo, hi;
+
+	if (p < end && *p == SPE_HDR_PADDING)
+		p = spe__skip_padding(p, end);
+	l = layout_nb(p, end, &lo, &hi);
+	if (!l)
+		return 0;
+	pad = (size_t)(p - *pp);
+	stride = l->size + l->tpad;
+	do {
+		emit(l, lo, hi, &recs[n], (uint64_t)(p - buf));
+		tpad = l->tpad;
+		pk += l->n_packets;
+		pad += tpad;
+		l->hits++;
+		p += stride;
+		n++;
+	} while (n < max && (l = layout_nb(p, end, &lo, &hi)) && l->size + l->tpad == stride);
+	/* the last record's Padding goes with the next record, as in one_chain() */
+	*pp = p - tpad;
+	*npk += pk;
+	*npad += pad - tpad;
+	memo.strided += n;
+	return n;
+}
+
 __attribute__((target(LAYOUT_ISA)))
 unsigned int spe__layout_records(const uint8_t *buf, const uint8_t **pp, const uint8_t *end,
 				 struct spe_record *recs, unsigned int max,
 				 uint64_t *npk, uint64_t *npad)
 {
 	const uint8_t *p0 = *pp;
-	unsigned int n = 0, r, two;
+	unsigned int n = 0, r, way;
 
 	if (!memo.avg)
 		memo.avg = 64;
@@ -524,16 +586,26 @@ unsigned int spe__layout_records(const uint8_t *buf, const uint8_t **pp, const u
 		window(n, 0);
 		return n;
 	}
-	two = memo.force ? memo.force == 2 : choose(&memo.rec_way, 2) == 1;
-	while (two && max - n >= 16 && !memo.chain_skip) {
+	way = memo.force ? (unsigned int)memo.force - 1 : choose(&memo.rec_way, 3);
+	while (way == 1 && max - n >= 16 && !memo.chain_skip) {
 		r = two_chains(buf, pp, end, recs + n, max - n, npk, npad);
+		n += r;
+		if (!r)
+			break;
+	}
+	/* strided, and a record by one_chain() where the stride changes */
+	while (way == 2 && n < max) {
+		n += strided(buf, pp, end, recs + n, max - n, npk, npad);
+		if (n == max)
+			break;
+		r = one_chain(buf, pp, end, recs + n, 1, npk, npad);
 		n += r;
 		if (!r)
 			break;
 	}
 	if (n < max)
 		n += one_chain(buf, pp, end, recs + n, max - n, npk, npad);
-	chosen(&memo.rec_way, 2, 10, (uint64_t)(*pp - p0));
+	chosen(&memo.rec_way, 3, 10, (uint64_t)(*pp - p0));
 	memo.records += n;
 	window(n, 0);
 	return n;
@@ -644,7 +716,7 @@ unsigned int spe__packet_way(void)
 	if (unlikely(memo.off))
 		return 0;
 	if (memo.force)
-		return (unsigned int)memo.force;
+		return memo.force > 2 ? 2 : (unsigned int)memo.force;
 	return choose(&memo.pkt_way, 3);
 }
 
@@ -711,8 +783,8 @@ unsigned int spe__layout_packets(const uint8_t *buf, const uint8_t **pp, const u
 
 uint64_t spe__layout_count(int what)
 {
-	return what == 3 ? memo.pkt_records : what == 2 ? memo.off :
-	       what ? memo.second : memo.records;
+	return what == 4 ? memo.strided : what == 3 ? memo.pkt_records :
+	       what == 2 ? memo.off : what ? memo.second : memo.records;
 }
 
 void spe__layout_mode(int mode)

@@ -147,11 +147,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			REQUIRE(batch_vs_single(padded, n + 256, fl, addr, &c, 0) == 0);
 			REQUIRE(batch_vs_single(data, size, fl, addr, &c, 1) == 0);
 			REQUIRE(batch_vs_single(padded, n + 256, fl, addr, &c, 1) == 0);
-			/* the packet batches by their layouts, each way (learnt from these bytes) */
-			for (way = 1; way <= 2; way++) {
+			/*
+			 * the batches by their layouts, each way (learnt from these
+			 * bytes): packets by find() and find_nb(), records by one
+			 * chain, two and strided
+			 */
+			for (way = 1; way <= 3; way++) {
 				spe__layout_mode(way);
 				REQUIRE(batch_vs_single(padded, n + 256, fl, addr, &c, 1) == 0);
 				REQUIRE(batch_vs_single(padded, n + 256, fl, addr, &c, 1) == 0);
+				REQUIRE(batch_vs_single(padded, n + 256, fl, addr, &c, 0) == 0);
 			}
 			spe__layout_mode(0);
 			/* the packet batches' portable loop too, where the default is not it */

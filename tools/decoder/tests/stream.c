@@ -411,20 +411,21 @@ static size_t layout_record(uint8_t *v, unsigned int shape)
  * gives, with the layouts and without; and most records went through a
  * layout. mode: how batches of 16 or more go
  * (spe__layout_mode()): timed, one chain, two chains (and then many
- * records came from the second). align: the records are aligned to that
+ * records came from the second), strided (and then, with align, many
+ * records went that way). align: the records are aligned to that
  * many bytes, as PMBIDR_EL1.Align may make them, so that layouts hold the
  * Padding after them (at 128, up to the end of the 128 bytes a layout
  * compares, and up to the end of the trace).
  */
 static void t_layouts(int mode, unsigned int align)
 {
-	static const char *const names[] = { "timed", "one-chain", "two-chains" };
+	static const char *const names[] = { "timed", "one-chain", "two-chains", "strided" };
 	/*
 	 * two chains: fewer records that stop them, so that the first chain
 	 * mostly reaches the second's start (some still stop it)
 	 */
 	unsigned int odd_one_in = mode == 2 ? 1024 : 64, rep, passes;
-	uint64_t done, second, pdone;
+	uint64_t done, second, pdone, strided;
 	size_t n = 0, nrec = 0, len;
 	char name[40];
 
@@ -541,6 +542,7 @@ static void t_layouts(int mode, unsigned int align)
 	}
 	done = spe__layout_count(0);
 	second = spe__layout_count(1);
+	strided = spe__layout_count(4);
 	if (!spe__layouts_avail()) {
 		printf("PASS: stream:records-layouts-%s (%zu records; layouts not available "
 		       "here: fast path only)\n", name, nrec);
@@ -548,10 +550,12 @@ static void t_layouts(int mode, unsigned int align)
 	}
 	/* three passes with the layouts over the same records in batches (four with the end's) */
 	passes = mode == 2 && !align ? 4 : 3;
-	if (done < passes * nrec / 2 || (mode == 2 && second < nrec / 4)) {
+	if (done < passes * nrec / 2 || (mode == 2 && second < nrec / 4) ||
+	    (mode == 3 && align && strided < nrec / 2)) {
 		printf("FAIL: stream:records-layouts-%s: %llu of %u x %zu records by their "
-		       "layouts, %llu by a second chain\n", name, (unsigned long long)done,
-		       passes, nrec, (unsigned long long)second);
+		       "layouts, %llu by a second chain, %llu strided\n", name,
+		       (unsigned long long)done, passes, nrec, (unsigned long long)second,
+		       (unsigned long long)strided);
 		goto out;
 	}
 	/* packet batches forced one way or the other: most records by their layouts */
@@ -562,8 +566,9 @@ static void t_layouts(int mode, unsigned int align)
 		goto out;
 	}
 	printf("PASS: stream:records-layouts-%s (%zu records, %.0f%% by their layouts, "
-	       "%llu by a second chain; packets of %.0f%% by them)\n", name, nrec,
-	       100.0 * (double)done / ((double)passes * (double)nrec), (unsigned long long)second,
+	       "%llu by a second chain, %llu strided; packets of %.0f%% by them)\n", name,
+	       nrec, 100.0 * (double)done / ((double)passes * (double)nrec),
+	       (unsigned long long)second, (unsigned long long)strided,
 	       100.0 * (double)pdone / (3.0 * (double)nrec));
 out:
 	spe__layout_mode(0);
@@ -686,6 +691,9 @@ int main(void)
 	t_layouts(2, 64);
 	t_layouts(1, 128);
 	t_layouts(2, 128);
+	t_layouts(3, 0);
+	t_layouts(3, 64);
+	t_layouts(3, 128);
 	t_layouts_random();
 	t_batches("batch-packets", 1, 0);
 	t_batches("batch-packets-portable", 1, SPE__DEC_NO_SIMD);
