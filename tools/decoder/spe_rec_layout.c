@@ -705,6 +705,25 @@ static inline unsigned int pkt_step(const uint8_t *buf, const uint8_t **pp,
 }
 
 /*
+ * Records of known layouts from *pp into pkts[*n...] while max leaves room
+ * for a record's packets (nb as pkt_step()'s); returns how many records.
+ */
+__attribute__((target(LAYOUT_ISA), always_inline))
+static inline unsigned int pkt_steps(const uint8_t *buf, const uint8_t **pp,
+				     const uint8_t *end, struct spe_packet *pkts,
+				     unsigned int max, unsigned int *n, uint64_t *pk,
+				     uint64_t *pad, int nb, int *learn)
+{
+	unsigned int r = 0, c;
+
+	while (max - *n >= PL_PKTS && (c = pkt_step(buf, pp, end, pkts + *n, pk, pad, nb, learn))) {
+		*n += c;
+		r++;
+	}
+	return r;
+}
+
+/*
  * Which way this batch of packets goes: 0 the caller's scan, 1 the
  * layouts with find(), 2 with find_nb(); the layouts only where they are
  * a twentieth faster than the scan (struct timed_choice). 0 while the
@@ -741,7 +760,7 @@ unsigned int spe__layout_packets(const uint8_t *buf, const uint8_t **pp, const u
 {
 	const uint8_t *p = *pp;
 	uint64_t pk = 0, pad = 0;
-	unsigned int n = 0, r = 0, c;
+	unsigned int n = 0, r;
 
 	*learn = !memo.n;
 	if (!memo.n || max < SPE__LAYOUT_MIN_PKTS)
@@ -755,19 +774,11 @@ unsigned int spe__layout_packets(const uint8_t *buf, const uint8_t **pp, const u
 		p += run;
 		n = 1;
 	}
-	if (way == 2) {
-		while (max - n >= PL_PKTS &&
-		       (c = pkt_step(buf, &p, end, pkts + n, &pk, &pad, 1, learn)) != 0) {
-			n += c;
-			r++;
-		}
-	} else {
-		while (max - n >= PL_PKTS &&
-		       (c = pkt_step(buf, &p, end, pkts + n, &pk, &pad, 0, learn)) != 0) {
-			n += c;
-			r++;
-		}
-	}
+	/* one loop per way, so that each has pkt_step() for its way alone */
+	if (way == 2)
+		r = pkt_steps(buf, &p, end, pkts, max, &n, &pk, &pad, 1, learn);
+	else
+		r = pkt_steps(buf, &p, end, pkts, max, &n, &pk, &pad, 0, learn);
 	*pp = p;
 	*npk += pk;
 	*nrec += r;
