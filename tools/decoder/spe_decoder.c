@@ -1244,7 +1244,7 @@ static int next_packets_scan(struct spe_decoder *d, struct spe_packet *pkts, uns
 	d->stats.unknown += nunk;
 	d->stats.pad_bytes += npad;
 	if (lay)
-		spe__packet_way_done(pos - pos0, nrec);
+		spe__packet_way_done(pos - pos0 - npad, nrec);
 	if (pkt != pkts || !max)
 		return (int)(pkt - pkts);
 	return next_packet(d, pkts);

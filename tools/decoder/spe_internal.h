@@ -123,8 +123,8 @@ unsigned int spe__layout_packets(const uint8_t *buf, const uint8_t **pp, const u
 /*
  * Which way a batch of packets goes (0: the batch's own scan; 1, 2: the
  * layouts, by spe__layout_packets() with that way), and its end, of bytes
- * bytes of trace and records records: the way is chosen by timing them all
- * now and then.
+ * bytes of records (Padding not counted) and records records: the way is
+ * chosen by timing them all now and then.
  */
 #define SPE__LAYOUT_MIN_PKTS	17u	/* spe__layout_packets()'s smallest batch */
 unsigned int spe__packet_way(void);

@@ -103,12 +103,14 @@ struct pkt_layout {
  * made by timing them on the data at hand: every TRIAL_EVERY calls, the
  * next TRIALS calls go way 0, the TRIALS after them way 1, and so on, each
  * timed; until the next trial, calls go the way whose best call took the
- * fewest cycles a byte (cpb, x 256), and another than way 0 only where
- * that is fewer than way 0's by the choice's margin (a tenth, a twentieth:
- * where two ways are about as fast, a trial's noise would otherwise take
- * the slower half the time). The best call, not the sum: on a shared
- * machine most calls take several times the cycles of the few that
- * nothing else delayed. choose() and chosen() around each call.
+ * fewest cycles a byte of records (cpb, x 256; Padding not counted, or a
+ * call that was mostly a long run of it would win any trial), and another
+ * than way 0 only where that is fewer than way 0's by the choice's margin
+ * (a tenth, a twentieth: where two ways are about as fast, a trial's noise
+ * would otherwise take the slower half the time). The best call, not the
+ * sum: on a shared machine most calls take several times the cycles of
+ * the few that nothing else delayed. choose() and chosen() around each
+ * call.
  */
 #define TRIAL_EVERY	1024u
 #define TRIALS		16u
@@ -277,7 +279,7 @@ static unsigned int choose(struct timed_choice *c, unsigned int ways)
 }
 
 /*
- * The end of the call choose() sent its way, of bytes bytes of trace;
+ * The end of the call choose() sent its way, of bytes bytes of records;
  * margin: another way than 0 only if its best is a margin-th faster.
  */
 static void chosen(struct timed_choice *c, unsigned int ways, unsigned int margin,
@@ -570,6 +572,7 @@ unsigned int spe__layout_records(const uint8_t *buf, const uint8_t **pp, const u
 				 uint64_t *npk, uint64_t *npad)
 {
 	const uint8_t *p0 = *pp;
+	uint64_t pad0 = *npad;
 	unsigned int n = 0, r, way;
 
 	if (!memo.avg)
@@ -605,7 +608,7 @@ unsigned int spe__layout_records(const uint8_t *buf, const uint8_t **pp, const u
 	}
 	if (n < max)
 		n += one_chain(buf, pp, end, recs + n, max - n, npk, npad);
-	chosen(&memo.rec_way, 3, 10, (uint64_t)(*pp - p0));
+	chosen(&memo.rec_way, 3, 10, (uint64_t)(*pp - p0) - (*npad - pad0));
 	memo.records += n;
 	window(n, 0);
 	return n;
@@ -741,7 +744,7 @@ unsigned int spe__packet_way(void)
 
 /*
  * The end of a batch of packets that spe__packet_way() chose, of bytes
- * bytes and records records: while the layouts are off, they count down a
+ * bytes of records (Padding not counted) and records records: while the layouts are off, they count down a
  * call a record, as in the record batch (and one at least a batch).
  */
 void spe__packet_way_done(uint64_t bytes, uint64_t records)
