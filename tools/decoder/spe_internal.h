@@ -131,9 +131,13 @@ unsigned int spe__packet_way(void);
 void spe__packet_way_done(uint64_t bytes, uint64_t records);
 
 /*
- * Learn the layout of *rec, just decoded from p by the record iterator's
- * fast path, with SPE__LAYOUT_SPAN bytes or more from p to the end.
+ * Whether to learn the layout of a record the layouts did not give (which
+ * this counts as one they missed: see off and misses), before the fast
+ * path decodes it for spe__layout_learn(); then learn the layout of *rec,
+ * just decoded from p by the fast path, with SPE__LAYOUT_SPAN bytes or
+ * more from p to the end.
  */
+int spe__layout_learning(void);
 void spe__layout_learn(const uint8_t *p, const struct spe_record *rec);
 
 /*

@@ -32,7 +32,7 @@
  * x86-64 with AVX-512 VBMI (VPERMI2B) only, chosen at run time; elsewhere
  * the batch record iterator runs the fast path alone. The memo is per
  * thread (about 34 KiB) and keeps SPE__LAYOUTS layouts; where layouts keep
- * changing, it learns less often (see spe__layout_learn()), so that a
+ * changing, it learns less often (see spe__layout_learning()), so that a
  * trace without repeated layouts costs a compare per kept layout and
  * little else.
  */
@@ -949,6 +949,16 @@ static void set_lane(unsigned int k, const struct rec_layout *l)
 	}
 }
 
+/* Whether to learn a layout now (spe_internal.h): see off and misses. */
+int spe__layout_learning(void)
+{
+	if (memo.off)
+		return 0;
+	window(0, 1);
+	/* with the memo full, one in 16 (see misses) */
+	return memo.n < SPE__LAYOUTS || ++memo.misses % 16 == 0;
+}
+
 /*
  * Keep the layout of rec, which fast_record() decoded from p (the record
  * is SPE__LAYOUT_SPAN bytes or more from the end of the data). Once the
@@ -966,12 +976,7 @@ void spe__layout_learn(const uint8_t *p, const struct spe_record *rec)
 	unsigned int i, v;
 	__m512i lo, hi;
 
-	if (memo.off)
-		return;
-	window(0, 1);
 	if (rec->size > 2 * 64 || (rec->present & SPE_REC_DUP))
-		return;
-	if (memo.n == SPE__LAYOUTS && ++memo.misses % 16)
 		return;
 	if (build(&l, &pl, p, rec))
 		return;
@@ -1034,6 +1039,11 @@ unsigned int spe__packet_way(void)
 
 void spe__packet_way_done(uint64_t bytes, uint64_t records)
 {
+}
+
+int spe__layout_learning(void)
+{
+	return 0;
 }
 
 void spe__layout_learn(const uint8_t *p, const struct spe_record *rec)
