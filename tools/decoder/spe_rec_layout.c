@@ -41,6 +41,7 @@
 
 #include <arm_spe/spe_decoder.h>
 
+#include "spe_choice.h"
 #include "spe_internal.h"
 
 #ifdef HAVE_REC_LAYOUT
@@ -98,29 +99,6 @@ struct pkt_layout {
 /* a second chain's records, before they are known to follow the first's */
 #define CHAIN_B		64u
 
-/*
- * A choice between ways of decoding a batch (way 0 and up to two others),
- * made by timing them on the data at hand: every TRIAL_EVERY calls, the
- * next TRIALS calls go way 0, the TRIALS after them way 1, and so on, each
- * timed; until the next trial, calls go the way whose best call took the
- * fewest cycles a byte of records (cpb, x 256; Padding not counted, or a
- * call that was mostly a long run of it would win any trial), and another
- * than way 0 only where that is fewer than way 0's by the choice's margin
- * (a tenth, a twentieth: where two ways are about as fast, a trial's noise
- * would otherwise take the slower half the time). The best call, not the
- * sum: on a shared machine most calls take several times the cycles of
- * the few that nothing else delayed. choose() and chosen() around each
- * call.
- */
-#define TRIAL_EVERY	1024u
-#define TRIALS		16u
-#define CHOICE_WAYS	3u
-
-struct timed_choice {
-	unsigned int trial;	/* 1 + trial calls made, 0 between trials */
-	unsigned int calls, way, best, timed;
-	uint64_t t0, cpb[CHOICE_WAYS];
-};
 #define OFF_WINDOW	1024u
 #define OFF_CALLS	65536u
 
@@ -260,49 +238,6 @@ static void window(unsigned int hit, unsigned int miss)
 	}
 }
 
-/* The way the next call goes, of ways ways (see struct timed_choice). */
-static unsigned int choose(struct timed_choice *c, unsigned int ways)
-{
-	if (!c->calls++)
-		c->trial = 1;	/* a trial first */
-	else if (!c->trial && c->calls % TRIAL_EVERY == 0)
-		c->trial = 1;
-	if (!c->trial)
-		return c->best;
-	if (c->trial == 1)
-		for (c->way = 0; c->way < ways; c->way++)
-			c->cpb[c->way] = UINT64_MAX;
-	c->way = (c->trial - 1) / TRIALS;
-	c->timed = 1;
-	c->t0 = __rdtsc();
-	return c->way;
-}
-
-/*
- * The end of the call choose() sent its way, of bytes bytes of records;
- * margin: another way than 0 only if its best is a margin-th faster.
- */
-static void chosen(struct timed_choice *c, unsigned int ways, unsigned int margin,
-		   uint64_t bytes)
-{
-	uint64_t cyc;
-	unsigned int w;
-
-	if (!c->timed)
-		return;
-	c->timed = 0;
-	cyc = (__rdtsc() - c->t0) * 256;
-	if (bytes >= 1024 && cyc / bytes < c->cpb[c->way])
-		c->cpb[c->way] = cyc / bytes;
-	if (++c->trial <= ways * TRIALS)
-		return;
-	for (w = 1, c->best = 0; w < ways; w++)
-		if (c->cpb[w] / (margin - 1) < c->cpb[0] / margin &&
-		    (!c->best || c->cpb[w] < c->cpb[c->best]))
-			c->best = w;
-	c->trial = 0;
-}
-
 /* The records of known layouts from *pp, one after the other, with branches. */
 __attribute__((target(LAYOUT_ISA)))
 static unsigned int one_chain(const uint8_t *buf, const uint8_t **pp, const uint8_t *end,
@@ -354,9 +289,10 @@ static unsigned int one_chain(const uint8_t *buf, const uint8_t **pp, const uint
 }
 
 /*
- * The layout of the record at p (a header, not Padding) by find_nb(), its
- * first 128 bytes in *lo and *hi; NULL if none, or if its Operation Type is
- * reserved, or the Padding its layout holds is not all there.
+ * The layout of the record at p by find_nb(), its first 128 bytes in *lo
+ * and *hi; NULL if none (Padding at p, say: no layout starts with it), or
+ * if its Operation Type is reserved, or the Padding its layout holds is
+ * not all there.
  */
 __attribute__((target(LAYOUT_ISA), always_inline))
 static inline struct rec_layout *layout_nb(const uint8_t *p, const uint8_t *end,
@@ -405,7 +341,7 @@ static inline int step_nb(const uint8_t *buf, const uint8_t **pp, const uint8_t 
 	 */
 	__builtin_prefetch(p + 1024);
 	l = layout_nb(p, end, &lo, &hi);
-	if (!l)
+	if (unlikely(!l))
 		return 0;
 	emit(l, lo, hi, rec, (uint64_t)(p - buf));
 	*pk += l->n_packets;
@@ -545,7 +481,7 @@ static unsigned int strided(const uint8_t *buf, const uint8_t **pp, const uint8_
 	if (p < end && *p == SPE_HDR_PADDING)
 		p = spe__skip_padding(p, end);
 	l = layout_nb(p, end, &lo, &hi);
-	if (!l)
+	if (unlikely(!l))
 		return 0;
 	pad = (size_t)(p - *pp);
 	stride = l->size + l->tpad;
@@ -589,7 +525,7 @@ unsigned int spe__layout_records(const uint8_t *buf, const uint8_t **pp, const u
 		window(n, 0);
 		return n;
 	}
-	way = memo.force ? (unsigned int)memo.force - 1 : choose(&memo.rec_way, 3);
+	way = memo.force ? (unsigned int)memo.force - 1 : choice_begin(&memo.rec_way, 3, __rdtsc());
 	while (way == 1 && max - n >= 16 && !memo.chain_skip) {
 		r = two_chains(buf, pp, end, recs + n, max - n, npk, npad);
 		n += r;
@@ -606,9 +542,10 @@ unsigned int spe__layout_records(const uint8_t *buf, const uint8_t **pp, const u
 		if (!r)
 			break;
 	}
-	if (n < max)
+	/* the rest by one chain (after strided, nothing it could take is left) */
+	if (n < max && way != 2)
 		n += one_chain(buf, pp, end, recs + n, max - n, npk, npad);
-	chosen(&memo.rec_way, 3, 10, (uint64_t)(*pp - p0) - (*npad - pad0));
+	choice_end(&memo.rec_way, 3, 10, (uint64_t)(*pp - p0) - (*npad - pad0), __rdtsc());
 	memo.records += n;
 	window(n, 0);
 	return n;
@@ -729,7 +666,7 @@ static inline unsigned int pkt_steps(const uint8_t *buf, const uint8_t **pp,
 /*
  * Which way this batch of packets goes: 0 the caller's scan, 1 the
  * layouts with find(), 2 with find_nb(); the layouts only where they are
- * a twentieth faster than the scan (struct timed_choice). 0 while the
+ * a twentieth faster than the scan (spe_choice.h). 0 while the
  * layouts are off.
  */
 unsigned int spe__packet_way(void)
@@ -739,7 +676,7 @@ unsigned int spe__packet_way(void)
 		return 0;
 	if (memo.force)
 		return memo.force > 2 ? 2 : (unsigned int)memo.force;
-	return choose(&memo.pkt_way, 3);
+	return choice_begin(&memo.pkt_way, 3, __rdtsc());
 }
 
 /*
@@ -753,7 +690,7 @@ void spe__packet_way_done(uint64_t bytes, uint64_t records)
 		records = records ? records : 1;
 		memo.off = records < memo.off ? memo.off - (unsigned int)records : 0;
 	}
-	chosen(&memo.pkt_way, 3, 20, bytes);
+	choice_end(&memo.pkt_way, 3, 20, bytes, __rdtsc());
 }
 
 __attribute__((target(LAYOUT_ISA)))

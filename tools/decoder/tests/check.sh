@@ -95,7 +95,7 @@ if grep -q 'warning:' "$LOG/build.log"; then
 	grep 'warning:' "$LOG/build.log" | head -5
 fi
 # the unit test programs (tools/decoder/tests/NAME.c, UNIT_TESTS in the Makefile)
-UNIT_TESTS="unit stats format stream"
+UNIT_TESTS=$($MAKE -s --no-print-directory print-unit-tests)
 say "== unit tests"
 for t in $UNIT_TESTS; do
 	"$OUT/$t" >"$LOG/$t.out" 2>&1

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * A choice between ways of decoding a batch (way 0 and up to
+ * CHOICE_WAYS - 1 others), made by timing them on the data at hand, for
+ * the batch iterators' record layouts (spe_rec_layout.c); here, apart
+ * from them, so that tests/choice.c can drive it with times of its own.
+ *
+ * Every CHOICE_TRIAL_EVERY calls, the next CHOICE_TRIALS calls go way 0,
+ * the CHOICE_TRIALS after them way 1, and so on, each timed; until the
+ * next trial, calls go the way whose best call took the fewest cycles a
+ * byte of records (cpb, x 256; the callers leave Padding out, or a call
+ * that was mostly a long run of it would win any trial), and another than
+ * way 0 only where that is fewer than way 0's by the choice's margin (a
+ * tenth, a twentieth: where two ways are about as fast, a trial's noise
+ * would otherwise take the slower half the time). The best call, not the
+ * sum: on a shared machine most calls take several times the cycles of
+ * the few that nothing else delayed. choice_begin() and choice_end()
+ * around each call, with the time (any cycle counter) at each.
+ */
+#ifndef SPE_CHOICE_H
+#define SPE_CHOICE_H
+
+#include <stdint.h>
+
+#define CHOICE_TRIAL_EVERY	1024u
+#define CHOICE_TRIALS		16u
+#define CHOICE_WAYS		3u	/* ways at most, for cpb[] */
+#define CHOICE_MIN_BYTES	1024u	/* calls of fewer bytes are not timed */
+
+struct timed_choice {
+	unsigned int trial;	/* 1 + trial calls made, 0 between trials */
+	unsigned int calls, way, best, timed;
+	uint64_t t0, cpb[CHOICE_WAYS];
+};
+
+/* The way the next call goes, of ways ways (at most CHOICE_WAYS), now the time. */
+static inline unsigned int choice_begin(struct timed_choice *c, unsigned int ways,
+					uint64_t now)
+{
+	unsigned int w;
+
+	if (!c->calls++)
+		c->trial = 1;	/* a trial first */
+	else if (!c->trial && c->calls % CHOICE_TRIAL_EVERY == 0)
+		c->trial = 1;
+	if (!c->trial)
+		return c->best;
+	if (c->trial == 1)
+		for (w = 0; w < ways && w < CHOICE_WAYS; w++)
+			c->cpb[w] = UINT64_MAX;
+	c->way = (c->trial - 1) / CHOICE_TRIALS;
+	c->timed = 1;
+	c->t0 = now;
+	return c->way;
+}
+
+/*
+ * The end of the call choice_begin() sent its way, of bytes bytes of
+ * records, now the time; margin: another way than 0 only if its best is a
+ * margin-th faster.
+ */
+static inline void choice_end(struct timed_choice *c, unsigned int ways, unsigned int margin,
+			      uint64_t bytes, uint64_t now)
+{
+	uint64_t cyc;
+	unsigned int w;
+
+	if (!c->timed)
+		return;
+	c->timed = 0;
+	cyc = (now - c->t0) * 256;
+	if (bytes >= CHOICE_MIN_BYTES && cyc / bytes < c->cpb[c->way])
+		c->cpb[c->way] = cyc / bytes;
+	if (++c->trial <= ways * CHOICE_TRIALS)
+		return;
+	for (w = 1, c->best = 0; w < ways && w < CHOICE_WAYS; w++)
+		if (c->cpb[w] / (margin - 1) < c->cpb[0] / margin &&
+		    (!c->best || c->cpb[w] < c->cpb[c->best]))
+			c->best = w;
+	c->trial = 0;
+}
+
+#endif /* SPE_CHOICE_H */
