@@ -160,8 +160,8 @@ BATCH_LOOPS(ours, )
 
 /*
  * Which way our batches went in their last run: records by their layouts,
- * of them by a second chain and strided, and records whose packets the layouts gave
- * (spe_rec_layout.c's counts, for this thread).
+ * of them by a second chain and strided, and records whose packets the
+ * layouts gave (spe_rec_layout.c's counts, for this thread).
  */
 static uint64_t way_rec, way_second, way_strided, way_pkt;
 

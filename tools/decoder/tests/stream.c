@@ -677,6 +677,52 @@ static void t_min_cap(void)
 	printf("PASS: stream:min-cap\n");
 }
 
+/*
+ * strided() near the end of the data: records aligned to 64 and to 128
+ * bytes (mostly one layout, so that strides hold; some of other lengths,
+ * so that they change), the data ending at every byte of its last 300,
+ * each length an exact-size copy (batch_vs_single(): AddressSanitizer sees
+ * a read past it), in batches of random sizes against one call a record.
+ */
+static void t_strided_ends(void)
+{
+	static const unsigned int aligns[] = { 64, 128 };
+	unsigned int a, cut, i;
+
+	for (a = 0; a < sizeof(aligns) / sizeof(aligns[0]); a++) {
+		size_t n = 0;
+
+		spe__layout_mode(3);
+		for (i = 0; i < 160; i++) {
+			n += layout_record(tr + n, i % 4 == 3 ? (unsigned int)(rnd() % 6) : 0);
+			if (n % aligns[a]) {
+				size_t pad = aligns[a] - n % aligns[a];
+
+				memset(tr + n, 0x00, pad);
+				n += pad;
+			}
+		}
+		for (cut = 0; cut < 300; cut++) {
+			struct chunker c = { .state = rnd() | 1, .max = 64 };
+			long r = batch_vs_single(tr, n - cut, 0, 0, &c, 0);
+
+			if (r) {
+				printf("FAIL: stream:strided-ends-aligned%u: %zu bytes: result %ld "
+				       "differs\n", aligns[a], n - cut, r);
+				goto out;
+			}
+		}
+		if (spe__layouts_avail() && !spe__layout_count(4)) {
+			printf("FAIL: stream:strided-ends-aligned%u: no record strided\n", aligns[a]);
+			goto out;
+		}
+		printf("PASS: stream:strided-ends-aligned%u (%zu bytes, 300 ends, %llu records "
+		       "strided)\n", aligns[a], n, (unsigned long long)spe__layout_count(4));
+	}
+out:
+	spe__layout_mode(0);
+}
+
 int main(void)
 {
 	t_chunkings("chunked-vs-whole", 0);
@@ -694,6 +740,7 @@ int main(void)
 	t_layouts(3, 0);
 	t_layouts(3, 64);
 	t_layouts(3, 128);
+	t_strided_ends();
 	t_layouts_random();
 	t_batches("batch-packets", 1, 0);
 	t_batches("batch-packets-portable", 1, SPE__DEC_NO_SIMD);
