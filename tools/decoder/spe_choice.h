@@ -5,17 +5,22 @@
  * the batch iterators' record layouts (spe_rec_layout.c); here, apart
  * from them, so that tests/choice.c can drive it with times of its own.
  *
- * Every CHOICE_TRIAL_EVERY calls, the next CHOICE_TRIALS calls go way 0,
- * the CHOICE_TRIALS after them way 1, and so on, each timed; until the
- * next trial, calls go the way whose best call took the fewest cycles a
+ * A trial first: CHOICE_TRIALS calls go way 0, the CHOICE_TRIALS after
+ * them way 1, and so on, each timed; until the next trial, calls go the
+ * way whose best call took the fewest cycles a
  * byte of records (cpb, x 256; the callers leave Padding out, or a call
  * that was mostly a long run of it would win any trial), and another than
  * way 0 only where that is fewer than way 0's by the choice's margin (a
  * tenth, a twentieth: where two ways are about as fast, a trial's noise
  * would otherwise take the slower half the time). The best call, not the
  * sum: on a shared machine most calls take several times the cycles of
- * the few that nothing else delayed. choice_begin() and choice_end()
- * around each call, with the time (any cycle counter) at each.
+ * the few that nothing else delayed. The next trial begins
+ * CHOICE_TRIAL_EVERY calls after the last one began, and twice as many
+ * after each trial that chose as the one before it, up to
+ * CHOICE_TRIAL_MAX (trials cost: on a trace where one way keeps winning,
+ * the others' calls in each trial are time lost). choice_begin() and
+ * choice_end() around each call, with the time (any cycle counter) at
+ * each.
  */
 #ifndef SPE_CHOICE_H
 #define SPE_CHOICE_H
@@ -23,13 +28,17 @@
 #include <stdint.h>
 
 #define CHOICE_TRIAL_EVERY	1024u
+#define CHOICE_TRIAL_MAX	(16u * CHOICE_TRIAL_EVERY)
 #define CHOICE_TRIALS		16u
 #define CHOICE_WAYS		3u	/* ways at most, for cpb[] */
 #define CHOICE_MIN_BYTES	1024u	/* calls of fewer bytes are not timed */
 
 struct timed_choice {
 	unsigned int trial;	/* 1 + trial calls made, 0 between trials */
-	unsigned int calls, way, best, timed;
+	unsigned int calls;	/* since the last trial began */
+	unsigned int every;	/* calls from a trial to the next; 0 before the first */
+	unsigned int trials;	/* trials ended */
+	unsigned int way, best, timed;
 	uint64_t t0, cpb[CHOICE_WAYS];
 };
 
@@ -39,10 +48,12 @@ static inline unsigned int choice_begin(struct timed_choice *c, unsigned int way
 {
 	unsigned int w;
 
-	if (!c->calls++)
-		c->trial = 1;	/* a trial first */
-	else if (!c->trial && c->calls % CHOICE_TRIAL_EVERY == 0)
+	if (!c->every || (!c->trial && c->calls >= c->every)) {
+		c->every = c->every ? c->every : CHOICE_TRIAL_EVERY;
 		c->trial = 1;
+		c->calls = 0;
+	}
+	c->calls++;
 	if (!c->trial)
 		return c->best;
 	if (c->trial == 1)
@@ -63,7 +74,7 @@ static inline void choice_end(struct timed_choice *c, unsigned int ways, unsigne
 			      uint64_t bytes, uint64_t now)
 {
 	uint64_t cyc;
-	unsigned int w;
+	unsigned int w, last = c->best;
 
 	if (!c->timed)
 		return;
@@ -78,6 +89,10 @@ static inline void choice_end(struct timed_choice *c, unsigned int ways, unsigne
 		    (!c->best || c->cpb[w] < c->cpb[c->best]))
 			c->best = w;
 	c->trial = 0;
+	if (c->trials++ && c->best == last)
+		c->every = c->every < CHOICE_TRIAL_MAX ? 2 * c->every : CHOICE_TRIAL_MAX;
+	else
+		c->every = CHOICE_TRIAL_EVERY;
 }
 
 #endif /* SPE_CHOICE_H */

@@ -3,10 +3,12 @@
  * Host tests of the batches' timed choice (spe_choice.h), driven with
  * times of their own: the expected ways and choices follow from the rule
  * written in spe_choice.h (a trial of CHOICE_TRIALS calls a way, in order,
- * every CHOICE_TRIAL_EVERY calls; the way whose best call took the fewest
- * cycles a byte, another than way 0 only by the margin; calls of fewer
- * than CHOICE_MIN_BYTES bytes not timed; best times forgotten at each
- * trial), not from running the code.
+ * first and then CHOICE_TRIAL_EVERY calls after the last began, twice as
+ * many after a trial that chose as the one before, up to
+ * CHOICE_TRIAL_MAX; the way whose best call took the fewest cycles a byte,
+ * another than way 0 only by the margin; calls of fewer than
+ * CHOICE_MIN_BYTES bytes not timed; best times forgotten at each trial),
+ * not from running the code.
  *
  * Output: "PASS: choice:name" / "FAIL: choice:name: why" per case.
  */
@@ -61,10 +63,10 @@ static void t_trial_order(void)
 		if (expect_ways("trial-order", &c, 3, 10, cyc, 4096, &n,
 				(w + 1) * CHOICE_TRIALS, w))
 			return;
-	if (expect_ways("trial-order", &c, 3, 10, cyc, 4096, &n, CHOICE_TRIAL_EVERY - 1, 2))
+	if (expect_ways("trial-order", &c, 3, 10, cyc, 4096, &n, CHOICE_TRIAL_EVERY, 2))
 		return;
-	/* the call that reaches CHOICE_TRIAL_EVERY starts the next trial, with way 0 */
-	if (expect_ways("trial-order", &c, 3, 10, cyc, 4096, &n, CHOICE_TRIAL_EVERY, 0))
+	/* CHOICE_TRIAL_EVERY calls after the first trial began, the next, with way 0 */
+	if (expect_ways("trial-order", &c, 3, 10, cyc, 4096, &n, CHOICE_TRIAL_EVERY + 1, 0))
 		return;
 	printf("PASS: choice:trial-order\n");
 }
@@ -145,17 +147,67 @@ static void t_retrial(void)
 	memset(&c, 0, sizeof(c));
 	if (expect_ways("retrial", &c, 2, 10, cyc, 4096, &n, CHOICE_TRIALS, 0) ||
 	    expect_ways("retrial", &c, 2, 10, cyc, 4096, &n, 2 * CHOICE_TRIALS, 1) ||
-	    expect_ways("retrial", &c, 2, 10, cyc, 4096, &n, CHOICE_TRIAL_EVERY - 1, 1))
+	    expect_ways("retrial", &c, 2, 10, cyc, 4096, &n, CHOICE_TRIAL_EVERY, 1))
 		return;
 	/* way 1 is now the slower: the next trial must say so */
 	cyc[1] = 2000 * K;
 	if (expect_ways("retrial", &c, 2, 10, cyc, 4096, &n,
-			CHOICE_TRIAL_EVERY - 1 + CHOICE_TRIALS, 0) ||
+			CHOICE_TRIAL_EVERY + CHOICE_TRIALS, 0) ||
 	    expect_ways("retrial", &c, 2, 10, cyc, 4096, &n,
-			CHOICE_TRIAL_EVERY - 1 + 2 * CHOICE_TRIALS, 1) ||
+			CHOICE_TRIAL_EVERY + 2 * CHOICE_TRIALS, 1) ||
 	    expect_ways("retrial", &c, 2, 10, cyc, 4096, &n, n + 100, 0))
 		return;
 	printf("PASS: choice:retrial\n");
+}
+
+/*
+ * trials further apart while they choose as before (twice, up to
+ * CHOICE_TRIAL_MAX), CHOICE_TRIAL_EVERY again once one chooses otherwise
+ */
+static void t_backoff(void)
+{
+	uint64_t cyc[2] = { 1000 * K, 500 * K };
+	unsigned int n = 0, start = 1, every = CHOICE_TRIAL_EVERY, t;
+	struct timed_choice c;
+
+	memset(&c, 0, sizeof(c));
+	/* trial t begins at call start; all choose way 1, the first a new choice */
+	for (t = 0; t < 8; t++) {
+		if (t)
+			every = every < CHOICE_TRIAL_MAX ? 2 * every : CHOICE_TRIAL_MAX;
+		if (expect_ways("backoff", &c, 2, 10, cyc, 4096, &n, start + CHOICE_TRIALS - 1, 0) ||
+		    expect_ways("backoff", &c, 2, 10, cyc, 4096, &n,
+				start + 2 * CHOICE_TRIALS - 1, 1) ||
+		    expect_ways("backoff", &c, 2, 10, cyc, 4096, &n, start + every - 1, 1))
+			return;
+		start += every;
+	}
+	if (every != CHOICE_TRIAL_MAX) {
+		printf("FAIL: choice:backoff: the test never reached CHOICE_TRIAL_MAX\n");
+		return;
+	}
+	/* way 1 slower: that trial chooses way 0, and the next comes CHOICE_TRIAL_EVERY on */
+	cyc[1] = 2000 * K;
+	if (expect_ways("backoff", &c, 2, 10, cyc, 4096, &n, start + CHOICE_TRIALS - 1, 0) ||
+	    expect_ways("backoff", &c, 2, 10, cyc, 4096, &n, start + 2 * CHOICE_TRIALS - 1, 1) ||
+	    expect_ways("backoff", &c, 2, 10, cyc, 4096, &n, start + CHOICE_TRIAL_EVERY - 1, 0) ||
+	    expect_ways("backoff", &c, 2, 10, cyc, 4096, &n,
+			start + CHOICE_TRIAL_EVERY + CHOICE_TRIALS - 1, 0) ||
+	    expect_ways("backoff", &c, 2, 10, cyc, 4096, &n,
+			start + CHOICE_TRIAL_EVERY + CHOICE_TRIALS, 1))
+		return;
+	/* a first trial that chooses way 0 is a new choice too: the next one 1024 on */
+	memset(&c, 0, sizeof(c));
+	cyc[1] = 2000 * K;
+	n = 0;
+	if (expect_ways("backoff", &c, 2, 10, cyc, 4096, &n, CHOICE_TRIALS, 0) ||
+	    expect_ways("backoff", &c, 2, 10, cyc, 4096, &n, 2 * CHOICE_TRIALS, 1) ||
+	    expect_ways("backoff", &c, 2, 10, cyc, 4096, &n,
+			CHOICE_TRIAL_EVERY + CHOICE_TRIALS, 0) ||
+	    expect_ways("backoff", &c, 2, 10, cyc, 4096, &n,
+			CHOICE_TRIAL_EVERY + CHOICE_TRIALS + 1, 1))
+		return;
+	printf("PASS: choice:backoff\n");
 }
 
 int main(void)
@@ -164,5 +216,6 @@ int main(void)
 	t_margin();
 	t_best_and_small();
 	t_retrial();
+	t_backoff();
 	return 0;
 }
