@@ -7,20 +7,22 @@
  *
  * A trial first: CHOICE_TRIALS calls go way 0, the CHOICE_TRIALS after
  * them way 1, and so on, each timed; until the next trial, calls go the
- * way whose best call took the fewest cycles a
- * byte of records (cpb, x 256; the callers leave Padding out, or a call
- * that was mostly a long run of it would win any trial), and another than
- * way 0 only where that is fewer than way 0's by the choice's margin (a
- * tenth, a twentieth: where two ways are about as fast, a trial's noise
- * would otherwise take the slower half the time). The best call, not the
- * sum: on a shared machine most calls take several times the cycles of
- * the few that nothing else delayed. The next trial begins
- * CHOICE_TRIAL_EVERY calls after the last one began, and twice as many
- * after each trial that chose as the one before it, up to
- * CHOICE_TRIAL_MAX (trials cost: on a trace where one way keeps winning,
- * the others' calls in each trial are time lost). choice_begin() and
- * choice_end() around each call, with the time (any cycle counter) at
- * each.
+ * way whose best call took the fewest cycles a byte of records (cpb, x
+ * 256; the callers leave Padding out, or a call that was mostly a long
+ * run of it would win any trial), and another than way 0 only where that
+ * is fewer than way 0's by the choice's margin (a tenth, a twentieth:
+ * where two ways are about as fast, a trial's noise would otherwise take
+ * the slower half the time). The best call, not the sum: on a shared
+ * machine most calls take several times the cycles of the few that
+ * nothing else delayed. The next trial begins CHOICE_TRIAL_EVERY calls
+ * after the last one began, and twice as many after each trial that
+ * chose as the one before, up to CHOICE_TRIAL_MAX (trials cost: on a
+ * trace where one way keeps winning, the others' calls in each trial are
+ * time lost); a trial that timed no call (all below CHOICE_MIN_BYTES)
+ * keeps the choice it had, and the next one comes CHOICE_TRIAL_EVERY
+ * calls on. choice_begin() and choice_end() around each call, with the
+ * time (any cycle counter) at each; ways at most CHOICE_WAYS, margin 2 or
+ * more.
  */
 #ifndef SPE_CHOICE_H
 #define SPE_CHOICE_H
@@ -38,6 +40,7 @@ struct timed_choice {
 	unsigned int calls;	/* since the last trial began */
 	unsigned int every;	/* calls from a trial to the next; 0 before the first */
 	unsigned int trials;	/* trials ended */
+	unsigned int timed_calls;	/* in this trial, calls timed */
 	unsigned int way, best, timed;
 	uint64_t t0, cpb[CHOICE_WAYS];
 };
@@ -48,6 +51,7 @@ static inline unsigned int choice_begin(struct timed_choice *c, unsigned int way
 {
 	unsigned int w;
 
+	ways = ways < CHOICE_WAYS ? ways : CHOICE_WAYS;
 	if (!c->every || (!c->trial && c->calls >= c->every)) {
 		c->every = c->every ? c->every : CHOICE_TRIAL_EVERY;
 		c->trial = 1;
@@ -56,9 +60,11 @@ static inline unsigned int choice_begin(struct timed_choice *c, unsigned int way
 	c->calls++;
 	if (!c->trial)
 		return c->best;
-	if (c->trial == 1)
-		for (w = 0; w < ways && w < CHOICE_WAYS; w++)
+	if (c->trial == 1) {
+		for (w = 0; w < ways; w++)
 			c->cpb[w] = UINT64_MAX;
+		c->timed_calls = 0;
+	}
 	c->way = (c->trial - 1) / CHOICE_TRIALS;
 	c->timed = 1;
 	c->t0 = now;
@@ -78,17 +84,25 @@ static inline void choice_end(struct timed_choice *c, unsigned int ways, unsigne
 
 	if (!c->timed)
 		return;
+	ways = ways < CHOICE_WAYS ? ways : CHOICE_WAYS;
 	c->timed = 0;
 	cyc = (now - c->t0) * 256;
-	if (bytes >= CHOICE_MIN_BYTES && cyc / bytes < c->cpb[c->way])
-		c->cpb[c->way] = cyc / bytes;
+	if (bytes >= CHOICE_MIN_BYTES) {
+		c->timed_calls++;
+		if (cyc / bytes < c->cpb[c->way])
+			c->cpb[c->way] = cyc / bytes;
+	}
 	if (++c->trial <= ways * CHOICE_TRIALS)
 		return;
-	for (w = 1, c->best = 0; w < ways && w < CHOICE_WAYS; w++)
+	c->trial = 0;
+	if (!c->timed_calls) {
+		c->every = CHOICE_TRIAL_EVERY;	/* nothing learnt: the choice stays */
+		return;
+	}
+	for (w = 1, c->best = 0; w < ways; w++)
 		if (c->cpb[w] / (margin - 1) < c->cpb[0] / margin &&
 		    (!c->best || c->cpb[w] < c->cpb[c->best]))
 			c->best = w;
-	c->trial = 0;
 	if (c->trials++ && c->best == last)
 		c->every = c->every < CHOICE_TRIAL_MAX ? 2 * c->every : CHOICE_TRIAL_MAX;
 	else

@@ -1174,7 +1174,7 @@ static int next_packets_scan(struct spe_decoder *d, struct spe_packet *pkts, uns
 				const uint8_t *q = spe__skip_padding(wbuf, end);
 
 				if ((size_t)(end - q) >= FAST_REC_SPAN + SPE__LAYOUT_SPAN &&
-				    spe__layout_learning() && fast_record(d, &tmp, q))
+				    spe__layout_learning(1) && fast_record(d, &tmp, q))
 					spe__layout_learn(q, &tmp);
 			}
 			recstop = HS_REC;
@@ -1367,7 +1367,7 @@ int spe_decoder_next_records(struct spe_decoder *d, struct spe_record *recs,
 					p = r0;
 					break;
 				}
-				if (lay && spe__layout_learning())
+				if (lay && spe__layout_learning(SPE__LAYOUT_KEEPABLE(&recs[n])))
 					spe__layout_learn(p, &recs[n]);
 				npad += (size_t)(p - r0);
 				npk += recs[n].n_packets;

@@ -132,12 +132,16 @@ void spe__packet_way_done(uint64_t bytes, uint64_t records);
 
 /*
  * Whether to learn the layout of a record the layouts did not give (which
- * this counts as one they missed: see off and misses), before the fast
- * path decodes it for spe__layout_learn(); then learn the layout of *rec,
- * just decoded from p by the fast path, with SPE__LAYOUT_SPAN bytes or
- * more from p to the end.
+ * this counts as one they missed: see off and misses); keepable: 0 where
+ * the caller knows the record is one no layout keeps (over SPE__LAYOUT_SPAN
+ * bytes, or SPE_REC_DUP), 1 otherwise, before the fast path has
+ * decoded it (the packet batch). Then learn the layout of *rec, just
+ * decoded from p by the fast path, with SPE__LAYOUT_SPAN bytes or more
+ * from p to the end.
  */
-int spe__layout_learning(void);
+#define SPE__LAYOUT_KEEPABLE(rec) \
+	((rec)->size <= SPE__LAYOUT_SPAN && !((rec)->present & SPE_REC_DUP))
+int spe__layout_learning(int keepable);
 void spe__layout_learn(const uint8_t *p, const struct spe_record *rec);
 
 /*

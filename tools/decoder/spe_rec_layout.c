@@ -681,8 +681,9 @@ unsigned int spe__packet_way(void)
 
 /*
  * The end of a batch of packets that spe__packet_way() chose, of bytes
- * bytes of records (Padding not counted) and records records: while the layouts are off, they count down a
- * call a record, as in the record batch (and one at least a batch).
+ * bytes of records (Padding not counted) and records records: while the
+ * layouts are off, they count down a call a record, as in the record
+ * batch (and one at least a batch).
  */
 void spe__packet_way_done(uint64_t bytes, uint64_t records)
 {
@@ -887,13 +888,13 @@ static void set_lane(unsigned int k, const struct rec_layout *l)
 }
 
 /* Whether to learn a layout now (spe_internal.h): see off and misses. */
-int spe__layout_learning(void)
+int spe__layout_learning(int keepable)
 {
 	if (memo.off)
 		return 0;
 	window(0, 1);
-	/* with the memo full, one in 16 (see misses) */
-	return memo.n < SPE__LAYOUTS || ++memo.misses % 16 == 0;
+	/* with the memo full, one in 16 of those it could keep (see misses) */
+	return keepable && (memo.n < SPE__LAYOUTS || ++memo.misses % 16 == 0);
 }
 
 /*
@@ -913,7 +914,7 @@ void spe__layout_learn(const uint8_t *p, const struct spe_record *rec)
 	unsigned int i, v;
 	__m512i lo, hi;
 
-	if (rec->size > 2 * 64 || (rec->present & SPE_REC_DUP))
+	if (!SPE__LAYOUT_KEEPABLE(rec))
 		return;
 	if (build(&l, &pl, p, rec))
 		return;
@@ -978,7 +979,7 @@ void spe__packet_way_done(uint64_t bytes, uint64_t records)
 {
 }
 
-int spe__layout_learning(void)
+int spe__layout_learning(int keepable)
 {
 	return 0;
 }

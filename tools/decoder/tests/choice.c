@@ -210,6 +210,29 @@ static void t_backoff(void)
 	printf("PASS: choice:backoff\n");
 }
 
+/* a trial that timed nothing (every call too short) keeps the choice, and is soon retried */
+static void t_untimed_trial(void)
+{
+	uint64_t cyc[2] = { 1000 * K, 500 * K };
+	unsigned int n = 0, i;
+	struct timed_choice c;
+
+	memset(&c, 0, sizeof(c));
+	/* a first trial that chooses way 1, then its calls to the next trial */
+	if (expect_ways("untimed-trial", &c, 2, 10, cyc, 4096, &n, CHOICE_TRIALS, 0) ||
+	    expect_ways("untimed-trial", &c, 2, 10, cyc, 4096, &n, CHOICE_TRIAL_EVERY, 1))
+		return;
+	/* the second trial, every call short: way 1 stays chosen */
+	for (i = 0; i < 2 * CHOICE_TRIALS; i++, n++)
+		call(&c, 2, 10, cyc, CHOICE_MIN_BYTES - 1);
+	if (expect_ways("untimed-trial", &c, 2, 10, cyc, 4096, &n,
+			2 * CHOICE_TRIAL_EVERY, 1) ||
+	    expect_ways("untimed-trial", &c, 2, 10, cyc, 4096, &n,
+			2 * CHOICE_TRIAL_EVERY + 1, 0))
+		return;
+	printf("PASS: choice:untimed-trial\n");
+}
+
 int main(void)
 {
 	t_trial_order();
@@ -217,5 +240,6 @@ int main(void)
 	t_best_and_small();
 	t_retrial();
 	t_backoff();
+	t_untimed_trial();
 	return 0;
 }
