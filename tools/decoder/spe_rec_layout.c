@@ -99,6 +99,12 @@ struct pkt_layout {
 /* a second chain's records, before they are known to follow the first's */
 #define CHAIN_B		64u
 
+/* the batches' timed choices (spe_choice.h): how many ways, and the margin */
+#define REC_WAYS	3u	/* one_chain(), two_chains(), strided() */
+#define REC_MARGIN	10u
+#define PKT_WAYS	3u	/* the scan, find(), find_nb() */
+#define PKT_MARGIN	20u
+
 #define OFF_WINDOW	1024u
 #define OFF_CALLS	65536u
 
@@ -525,7 +531,8 @@ unsigned int spe__layout_records(const uint8_t *buf, const uint8_t **pp, const u
 		window(n, 0);
 		return n;
 	}
-	way = memo.force ? (unsigned int)memo.force - 1 : choice_begin(&memo.rec_way, 3, __rdtsc());
+	way = memo.force ? (unsigned int)memo.force - 1 :
+			   choice_begin(&memo.rec_way, REC_WAYS, __rdtsc());
 	while (way == 1 && max - n >= 16 && !memo.chain_skip) {
 		r = two_chains(buf, pp, end, recs + n, max - n, npk, npad);
 		n += r;
@@ -545,7 +552,8 @@ unsigned int spe__layout_records(const uint8_t *buf, const uint8_t **pp, const u
 	/* the rest by one chain (after strided, nothing it could take is left) */
 	if (n < max && way != 2)
 		n += one_chain(buf, pp, end, recs + n, max - n, npk, npad);
-	choice_end(&memo.rec_way, 3, 10, (uint64_t)(*pp - p0) - (*npad - pad0), __rdtsc());
+	choice_end(&memo.rec_way, REC_WAYS, REC_MARGIN, (uint64_t)(*pp - p0) - (*npad - pad0),
+		   __rdtsc());
 	memo.records += n;
 	window(n, 0);
 	return n;
@@ -676,7 +684,7 @@ unsigned int spe__packet_way(void)
 		return 0;
 	if (memo.force)
 		return memo.force > 2 ? 2 : (unsigned int)memo.force;
-	return choice_begin(&memo.pkt_way, 3, __rdtsc());
+	return choice_begin(&memo.pkt_way, PKT_WAYS, __rdtsc());
 }
 
 /*
@@ -691,7 +699,7 @@ void spe__packet_way_done(uint64_t bytes, uint64_t records)
 		records = records ? records : 1;
 		memo.off = records < memo.off ? memo.off - (unsigned int)records : 0;
 	}
-	choice_end(&memo.pkt_way, 3, 20, bytes, __rdtsc());
+	choice_end(&memo.pkt_way, PKT_WAYS, PKT_MARGIN, bytes, __rdtsc());
 }
 
 __attribute__((target(LAYOUT_ISA)))
