@@ -36,6 +36,35 @@ spe_spin:
 	ret
 
 /*
+ * void name(uint64_t limitr, uint64_t addr, uint64_t count) (mode MODEL,
+ * E[22] and the interval counter): PMSICR_EL1.COUNT = count, then a load
+ * of addr, nops NOPs and a branch in one TB, then a TB of 64 loads of
+ * addr + 8. With count = nops + 18 the 16th of those is sampled, nops +
+ * 17 operations after the first load.
+ */
+	.macro	e22_tb, name, nops
+	.global	\name
+	.balign	4096
+\name:
+	msr	S3_0_C9_C9_2, x2
+	msr	PMBLIMITR, x0
+	isb
+	ldr	x3, [x1]
+	.rept	\nops
+	nop
+	.endr
+	b	1f
+1:	.rept	64
+	ldr	x4, [x1, #8]
+	.endr
+	msr	PMBLIMITR, xzr
+	isb
+	ret
+	.endm
+	e22_tb	e22_tb_near, 100
+	e22_tb	e22_tb_far, 300
+
+/*
  * Single-operation probes: void name(uint64_t limitr, uint64_t addr,
  * uint64_t val). With PMSICR_EL1.COUNT = 1 the NOP decrements the
  * counter to zero and the operation at name_target is sampled
@@ -89,6 +118,18 @@ spe_spin:
 /* FEAT_MOPS unprivileged Memory Set of val bytes at addr; SETPT is sampled */
 	.arch_extension mops
 	probe	op_setpt, "mov x3, xzr", "setpt [x1]!, x2!, x3; setmt [x1]!, x2!, x3; setet [x1]!, x2!, x3"
+/* FEAT_MOPS: a Memory Copy of val bytes from addr + 2048 to addr (CPYP is sampled), a Memory Set */
+	probe	op_cpyp, "add x4, x1, #2048", "cpyp [x1]!, [x4]!, x2!; cpym [x1]!, [x4]!, x2!; cpye [x1]!, [x4]!, x2!"
+	probe	op_setp, "mov x3, xzr", "setp [x1]!, x2!, x3; setm [x1]!, x2!, x3; sete [x1]!, x2!, x3"
+/*
+ * val bytes (more than 4096) from addr + 8192 to addr (a page start): the
+ * prologue, before profiling, copies or sets the first page, and the
+ * main operation, on from addr + 4096, is sampled
+ */
+	probe	op_cpym, "add x4, x1, #8192; cpyp [x1]!, [x4]!, x2!", "cpym [x1]!, [x4]!, x2!; cpye [x1]!, [x4]!, x2!"
+	probe	op_setm, "mov x3, xzr; setp [x1]!, x2!, x3", "setm [x1]!, x2!, x3; sete [x1]!, x2!, x3"
+/* the same Memory Copy from addr + 4096, the write unprivileged (MODE_UNPRIV) */
+	probe	op_cpypwt, "add x4, x1, #4096", "cpypwt [x1]!, [x4]!, x2!; cpymwt [x1]!, [x4]!, x2!; cpyewt [x1]!, [x4]!, x2!"
 
 /* Branch CR (FEAT_SPE_CRR): calls, a return; Other ASE/FP (FEAT_SPE_FPF) */
 	probe	op_bl, "nop", "bl op_bl_after", 1

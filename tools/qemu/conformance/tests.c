@@ -276,7 +276,8 @@ typedef void probe_fn(uint64_t limitr, uint64_t addr, uint64_t val);
 PROBE(op_ldr) PROBE(op_str) PROBE(op_ldp) PROBE(op_ldr_q) PROBE(op_ldaxr)
 PROBE(op_stlr) PROBE(op_ldadd) PROBE(op_bne_nt) PROBE(op_beq_t) PROBE(op_b)
 PROBE(op_br) PROBE(op_csel) PROBE(op_add) PROBE(op_psb) PROBE(op_ldtr)
-PROBE(op_sttr) PROBE(op_setpt)
+PROBE(op_sttr) PROBE(op_setpt) PROBE(op_cpyp) PROBE(op_setp) PROBE(op_cpypwt)
+PROBE(op_cpym) PROBE(op_setm)
 PROBE(op_ldapr) PROBE(op_casp) PROBE(op_ldrsw_lit) PROBE(op_ldg)
 PROBE(op_ld1d) PROBE(op_st1d) PROBE(op_csel_fail) PROBE(op_fcsel_fail)
 PROBE(op_dczva) PROBE(op_prfm) PROBE(op_ld1d_first) PROBE(op_st1d_first)
@@ -1092,6 +1093,118 @@ static void t_collect(void)
     k = find_pkt(BUF_BASE, end, 0x01, 0xff);
     CHECK_EQ(n, "no End with Timestamp", k.found, 0);
     result(n, 1, "", 0, 0);
+}
+
+/*
+ * FEAT_MOPS with FEAT_SPEv1p3 (D18.2.7 Load/store, Memory Copy and
+ * Memory Set). A CPYP performs loads from the source and stores to the
+ * destination, and a sample is one of them: the load part (0b00100000,
+ * LDST 0, the source address) or the store part (0b00100001, the
+ * destination). The model takes them in turn on a CPU, so any two
+ * samples of a CPYP are one of each; the type filter (PMSFCR_EL1.FT
+ * with LD or ST, 4.3.9) keeps the part it asks for and drops the other.
+ * SETP is a Memory Set store (0b00100101) at Xd.
+ */
+#define MOPS_SRC    (DATA + 2048)
+
+/*
+ * Sample op_cpyp once with PMSFCR_EL1 = @fcr: 0 no record, 1 the load
+ * part, 2 the store part, -1 anything else
+ */
+static int cpy_part(uint64_t fcr)
+{
+    uint64_t lim = probe_setup(2), end;
+    Pkt op, va;
+
+    WR(PMSFCR_EL1, fcr);
+    ISB();
+    op_cpyp(lim, DATA, 64);
+    end = RD(PMBPTR_EL1);
+    if (end == BUF_BASE) {
+        return 0;
+    }
+    op = find_pkt(BUF_BASE, end, 0x48, 0xfc);
+    va = find_pkt(BUF_BASE, end, 0xb2, 0xff);
+    if (end - BUF_BASE != RECORD_SIZE || op.hdr != 0x49 || !va.found) {
+        return -1;
+    }
+    if (op.payload == 0x20 && va.payload == MOPS_SRC) {
+        return 1;
+    }
+    return op.payload == 0x21 && va.payload == DATA ? 2 : -1;
+}
+
+/* Four samples of op_cpyp with PMSFCR_EL1 = @fcr: the parts recorded */
+static void mops_cpy(const char *n, uint64_t fcr, int loads, int stores)
+{
+    int i, got[4] = { 0 };
+
+    for (i = 0; i < 4; i++) {
+        got[cpy_part(fcr) + 1]++;
+    }
+    CHECK_EQ(n, "records of neither part (or malformed)", got[0], 0);
+    CHECK_EQ(n, "load parts (source address)", got[2], loads);
+    CHECK_EQ(n, "store parts (destination address)", got[3], stores);
+    result(n, 1, "", 0, 0);
+}
+
+/*
+ * The main operations after a prologue that did the first 4096 of 6144
+ * bytes: the address they go on from, whatever form the prologue left
+ * the registers in (D18.2.7: the sampled access's address), here
+ * addr + 4096 and, for CPYM, the source's + 4096. Two samples of CPYM
+ * are one of each part.
+ */
+static void mops_main(void)
+{
+    const char *n = "mops_cpym_address_in_progress";
+    int i, seen = 0;
+    uint64_t end;
+    Pkt op, va;
+
+    for (i = 0; i < 2; i++) {
+        end = probe_run(op_cpym, DATA, 6144);
+        op = find_pkt(BUF_BASE, end, 0x48, 0xfc);
+        va = find_pkt(BUF_BASE, end, 0xb2, 0xff);
+        CHECK_EQ(n, "record size", end - BUF_BASE, RECORD_SIZE);
+        CHECK(n, op.payload == 0x20 || op.payload == 0x21,
+              "Memory Copy subclass", op.payload, 0x20);
+        CHECK_EQ(n, "data VA", va.payload,
+                 op.payload & 1 ? DATA + 4096 : DATA + 8192 + 4096);
+        seen |= 1 << (op.payload & 1);
+    }
+    CHECK_EQ(n, "parts (1 the load, 2 the store)", seen, 3);
+    result(n, 1, "", 0, 0);
+    spe_reset_regs();
+}
+
+static void mops_main_set(void)
+{
+    const char *n = "mops_setm_address_in_progress";
+    uint64_t end = probe_run(op_setm, DATA, 6144);
+    Pkt op, va;
+
+    op = find_pkt(BUF_BASE, end, 0x48, 0xfc);
+    va = find_pkt(BUF_BASE, end, 0xb2, 0xff);
+    CHECK_EQ(n, "record size", end - BUF_BASE, RECORD_SIZE);
+    CHECK_EQ(n, "Memory Set subclass", op.payload, 0x25);
+    CHECK_EQ(n, "data VA", va.payload, DATA + 4096);
+    result(n, 1, "", 0, 0);
+    spe_reset_regs();
+}
+
+static void t_mops(void)
+{
+    const uint64_t FT = 2, LD = 1 << 17, ST = 1 << 18;
+
+    mops_cpy("mops_cpyp_load_and_store_parts", 0, 2, 2);
+    mops_cpy("mops_cpyp_filter_type_ld", FT | LD, 2, 0);
+    mops_cpy("mops_cpyp_filter_type_st", FT | ST, 0, 2);
+    spe_reset_regs();
+    t_probe("classify_setp_memory_set", op_setp, op_setp_target, DATA, DATA,
+            0x49, 0x25, 1, 0, 2);
+    mops_main();
+    mops_main_set();
 }
 
 /* Run a probe with a filter; return number of bytes written */
@@ -2123,6 +2236,7 @@ static void t_dl_restart(void)
 #define EV_L2D          (1u << 19)
 #define EV_L2D_MISS     (1u << 20)
 #define EV_MODIFIED     (1u << 21)
+#define EV_RECENT       (1u << 22)
 #define EV_SNOOPED      (1u << 23)
 #define SWEEP           0x42000000UL    /* 2 MiB blocks up to 0x4fffffff */
 #define FRESH           0x41180000UL    /* a line nothing touches before */
@@ -2530,6 +2644,121 @@ static void t_model_peer(void)
     spe_reset_regs();
 }
 
+/*
+ * E[22] recently fetched (FEAT_SPEv1p4, optional; the model's choice,
+ * emulation.rst): a load that L1 serves from a line it missed fewer
+ * operations before the sample than the level it came from takes
+ * cycles. The loop loads (or stores, @st) consecutive words of @bytes at
+ * @base, and of the same at @base + @bytes when @two (two lines on their
+ * way at once), @warm passes, then @passes whose samples are counted:
+ * after the access that misses a line the next seven hit it a few
+ * operations later. Sampled at @interval with the type filter on loads
+ * or stores; counted: the L1 hits, those with E[22], the misses with it.
+ */
+static void recent(uint64_t base, uint64_t bytes, int two, int st, int warm,
+                   int passes, uint64_t interval, uint64_t *hits,
+                   uint64_t *rhits, uint64_t *rmisses)
+{
+    volatile uint64_t *p = (volatile uint64_t *)base, *q = p + bytes / 8;
+    uint64_t i, sum = 0, end, r = BUF_BASE;
+    int pass;
+
+    /* the model sees accesses only while profiling: warm it sampling */
+    model_sampling(interval, 1 << 1 | (st ? 1 << 18 : 1 << 17));
+    WR(PMBLIMITR_EL1, BUF_LIMIT | 1);
+    ISB();
+    for (pass = 0; pass < warm + passes; pass++) {
+        if (pass == warm) {
+            __asm__ volatile("psb csync; dsb nsh" ::: "memory");
+            r = RD(PMBPTR_EL1);
+        }
+        for (i = 0; i < bytes / 8; i++) {
+            if (st) {
+                p[i] = i;
+            } else {
+                sum += p[i];
+            }
+            if (two) {
+                sum += q[i];
+            }
+        }
+    }
+    end = model_stop();
+    (void)sum;
+    *hits = *rhits = *rmisses = 0;
+    for (; r < end; r += RECORD_SIZE) {
+        Pkt ev = find_pkt(r, r + RECORD_SIZE, 0x42, 0xcf);
+        Pkt tot = find_pkt(r, r + RECORD_SIZE, 0x98, 0xff);
+        Pkt xl = find_pkt(r, r + RECORD_SIZE, 0x9a, 0xff);
+
+        if (!ev.found || !tot.found || !xl.found) {
+            continue;
+        }
+        /* an L1 hit: issue, translation and L1's 4 cycles */
+        if (tot.payload == 1 + xl.payload + 4) {
+            (*hits)++;
+            *rhits += !!(ev.payload & EV_RECENT);
+        } else {
+            *rmisses += !!(ev.payload & EV_RECENT);
+        }
+    }
+}
+
+/*
+ * Lines from DRAM (180 cycles) are still on their way for all seven
+ * hits, from two streams as from one (the fill buffer holds both lines),
+ * lines from L2 (11) for the first few (some, not all), lines that L1
+ * has held since an earlier pass for none, and stores never have it.
+ */
+static void t_model_recent(const char *n, uint64_t base, uint64_t bytes,
+                           int two, int st, int warm, int passes,
+                           unsigned min_pct, unsigned max_pct)
+{
+    uint64_t hits, rhits, rmisses;
+
+    /* interval 768: a period of 769 operations, a prime, hits every op */
+    recent(base, bytes, two, st, warm, passes, 0x300, &hits, &rhits,
+           &rmisses);
+    CHECK(n, hits >= 20, "sampled L1 hits", hits, 20);
+    CHECK(n, rhits * 100 >= hits * min_pct, "L1 hits with E[22] (of)",
+          rhits, hits);
+    CHECK(n, rhits * 100 <= hits * max_pct, "L1 hits with E[22] (of)",
+          rhits, hits);
+    CHECK_EQ(n, "misses with E[22]", rmisses, 0);
+    result(n, 1, "", 0, 0);
+    spe_reset_regs();
+}
+
+/*
+ * The same, where the load that misses and the sampled load are in
+ * different TBs, the first of which the interval counter takes whole:
+ * the miss is nops + 17 operations before the sample, the line comes
+ * from DRAM (180), and it is still on its way after 100 NOPs and no
+ * longer after 300.
+ */
+extern void e22_tb_near(uint64_t limitr, uint64_t addr, uint64_t count);
+extern void e22_tb_far(uint64_t limitr, uint64_t addr, uint64_t count);
+
+static void t_model_recent_tb(const char *n,
+                              void (*fn)(uint64_t, uint64_t, uint64_t),
+                              uint64_t nops, uint64_t addr, uint64_t want)
+{
+    uint64_t end;
+    Pkt ev, tot;
+
+    model_sampling(0x300, 1 << 1 | 1 << 17);
+    fn(BUF_LIMIT | 1, addr, nops + 18);
+    __asm__ volatile("psb csync; dsb nsh" ::: "memory");
+    end = RD(PMBPTR_EL1);
+    CHECK_EQ(n, "records", (end - BUF_BASE) / RECORD_SIZE, 1);
+    ev = find_pkt(BUF_BASE, end, 0x42, 0xcf);
+    tot = find_pkt(BUF_BASE, end, 0x98, 0xff);
+    CHECK_EQ(n, "total latency (an L1 and L1 TLB hit)", tot.payload, 6);
+    CHECK_EQ(n, "E[22]", ev.payload & EV_RECENT, want);
+    result(n, 1, "", 0, 0);
+    spe_reset_regs();
+}
+
 static void t_model(void)
 {
     /* First touch: nothing has it, the page is not in any TLB */
@@ -2554,6 +2783,20 @@ static void t_model(void)
     t_model_sets();
     t_model_branches();
     t_model_peer();
+    t_model_recent("model_recent_dram", SWEEP + (24 << 20), 1 << 20, 0, 0,
+                   0, 1, 90, 100);
+    t_model_recent("model_recent_dram_two", SWEEP + (20 << 20), 512 << 10,
+                   1, 0, 0, 1, 90, 100);
+    t_model_recent("model_recent_l2", SWEEP + (26 << 20), 512 << 10, 0, 0,
+                   1, 1, 10, 90);
+    t_model_recent("model_recent_l1_none", SWEEP + (28 << 20), 16 << 10, 0,
+                   0, 2, 32, 0, 0);
+    t_model_recent("model_recent_stores_none", SWEEP + (30 << 20), 1 << 20,
+                   0, 1, 0, 1, 0, 0);
+    t_model_recent_tb("model_recent_tb_near", e22_tb_near, 100,
+                      SWEEP + (31 << 20), EV_RECENT);
+    t_model_recent_tb("model_recent_tb_far", e22_tb_far, 300,
+                      SWEEP + (31 << 20) + (64 << 10), 0);
 }
 
 #endif
@@ -2592,6 +2835,42 @@ static void unpriv_pa(const char *n, probe_fn *fn, uint64_t off, int pan,
     spe_reset_regs();
 }
 
+/*
+ * FEAT_MOPS: CPYPWT reads privileged and writes unprivileged. From EL1
+ * with PAN set, from DATA + 4096 (an EL1 page) to DATA (an EL0 page),
+ * both accesses succeed, and so does each part's translation with its
+ * own permissions: the load part's at EL1 (PAN does not apply to an EL1
+ * page), the store part's as EL0. Two samples are one of each part
+ * (t_mops()).
+ */
+static void unpriv_cpy(void)
+{
+    const char *n = "unpriv_cpypwt_parts_pa_with_pan";
+    uint64_t lim, end, va;
+    int i, seen = 0;
+    Pkt k;
+
+    for (i = 0; i < 2; i++) {
+        __asm__ volatile(".arch_extension pan\n msr pan, #1" ::: "memory");
+        lim = probe_setup(2 | (1 << 4));    /* E1SPE, PA */
+        op_cpypwt(lim, DATA, 64);
+        end = RD(PMBPTR_EL1);
+        __asm__ volatile(".arch_extension pan\n msr pan, #0" ::: "memory");
+        k = find_pkt(BUF_BASE, end, 0xb2, 0xff);
+        CHECK_EQ(n, "data VA packet", k.found, 1);
+        va = k.payload & ((1ULL << 56) - 1);
+        CHECK(n, va == DATA || va == DATA + 4096,
+              "data VA (source or destination)", va, DATA);
+        seen |= va == DATA ? 1 : 2;
+        k = find_pkt(BUF_BASE, end, 0xb3, 0xff);
+        CHECK_EQ(n, "PA packet", k.found, 1);
+        CHECK_EQ(n, "PA", k.payload, va | (1ULL << 63));
+    }
+    CHECK_EQ(n, "parts (1 the store, 2 the load)", seen, 3);
+    result(n, 1, "", 0, 0);
+    spe_reset_regs();
+}
+
 static void t_unpriv(void)
 {
     unpriv_pa("unpriv_ldtr_pa_with_pan", op_ldtr, 8, 1, 0);
@@ -2599,6 +2878,7 @@ static void t_unpriv(void)
     unpriv_pa("unpriv_ldtr_pa_without_pan", op_ldtr, 8, 0, 0);
     /* FEAT_MOPS: SETPT, the prologue of an unprivileged Memory Set */
     unpriv_pa("unpriv_setpt_pa_with_pan", op_setpt, 0, 1, 64);
+    unpriv_cpy();
 }
 #endif
 
@@ -3347,6 +3627,7 @@ int main(void)
     t_jitter();
     t_ops();
     t_classify();
+    t_mops();
     t_collect();
     t_filters();
     t_full();
