@@ -303,7 +303,9 @@ boot() {
 	[ "$kid" = "$default_kid" ] || dir=$out/$kid-$name
 	rm -rf "$dir" && mkdir -p "$dir"
 	# SPE_EXP_INTID: the virt machine wires PMBIRQ to PPI 5, INTID 21
-	# (tools/qemu/README.md, Interrupt).
+	# (tools/qemu/README.md, Interrupt). SPE_EXP_CPY_BOTH: the emulator
+	# samples the load and the store part of a Memory Copy in turn
+	# (Documentation/emulation.rst, FEAT_MOPS).
 	cat >"$dir/env" <<-EOT
 	export SPE_EXP_VERSION=$version SPE_EXP_INTERVAL=$interval SPE_EXP_MAXSIZE=$maxsize
 	export SPE_EXP_COUNTSIZE=$countsize SPE_EXP_ALIGN=$align SPE_EXP_FE=$fe SPE_EXP_FT=$ft
@@ -315,7 +317,7 @@ boot() {
 	export SPE_EXP_KERNEL_EL=$kernel_el SPE_EXP_COLLISIONS=$strict
 	export SPE_EXP_BOOT_EL=$boot_el SPE_EXP_KPTI=$kpti SPE_EXP_OWNER=$owner
 	export SPE_EXP_FIRMWARE=$firmware SPE_EXP_PREEMPT_RT=$preempt_rt SPE_EXP_CNTVOFF=$cntvoff
-	export SPE_EXP_INTID=21 SPE_EXP_SPE_CPUS=$spe_cpus SPE_EXP_PARTITIONS="$parts"
+	export SPE_EXP_INTID=21 SPE_EXP_SPE_CPUS=$spe_cpus SPE_EXP_PARTITIONS="$parts" SPE_EXP_CPY_BOTH=1
 	EOT
 	local drv=${driver:-this} mod=$ko modname=arm_spe_perf
 	if [ "$drv" = mainline ]; then
