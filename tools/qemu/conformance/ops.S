@@ -37,22 +37,28 @@ spe_spin:
 
 /*
  * void name(uint64_t limitr, uint64_t addr, uint64_t count) (mode MODEL,
- * E[22] and the interval counter): PMSICR_EL1.COUNT = count, then a load
- * of addr, nops NOPs and a branch in one TB, then a TB of 64 loads of
- * addr + 8. With count = nops + 18 the 16th of those is sampled, nops +
- * 17 operations after the first load.
+ * E[22] and the interval counter): PMSICR_EL1.COUNT = count, then one TB
+ * of nops NOPs and a load of addr, that load first or (late) last, and
+ * a branch; then a TB of 64 loads of addr + 8. With count = nops + 18
+ * the 16th of those is sampled, nops + 17 operations after the first
+ * load, or 17 after the last.
  */
-	.macro	e22_tb, name, nops
+	.macro	e22_tb, name, nops, late
 	.global	\name
 	.balign	4096
 \name:
 	msr	S3_0_C9_C9_2, x2
 	msr	PMBLIMITR, x0
 	isb
+	.if	!\late
 	ldr	x3, [x1]
+	.endif
 	.rept	\nops
 	nop
 	.endr
+	.if	\late
+	ldr	x3, [x1]
+	.endif
 	b	1f
 1:	.rept	64
 	ldr	x4, [x1, #8]
@@ -61,8 +67,47 @@ spe_spin:
 	isb
 	ret
 	.endm
-	e22_tb	e22_tb_near, 100
-	e22_tb	e22_tb_far, 300
+	e22_tb	e22_tb_near, 100, 0
+	e22_tb	e22_tb_far, 300, 0
+	e22_tb	e22_tb_late, 300, 1
+
+/*
+ * void name(uint64_t limitr, uint64_t addr, uint64_t count): COUNT =
+ * count, a load of addr 17 operations before the sample that COUNT sets,
+ * then (e22_pmsicr) COUNT = 300 written or (e22_off) profiling disabled
+ * and enabled again, so that the sample is a load of addr + 8 about 300
+ * operations on, or later than the counter says.
+ */
+	.macro	e22_stop, name, off
+	.global	\name
+	.balign	4096
+\name:
+	msr	S3_0_C9_C9_2, x2
+	msr	PMBLIMITR, x0
+	isb
+	ldr	x3, [x1]
+	.if	\off
+	msr	PMBLIMITR, xzr
+	isb
+	.rept	300
+	nop
+	.endr
+	msr	PMBLIMITR, x0
+	isb
+	.else
+	mov	x5, #300
+	msr	S3_0_C9_C9_2, x5
+	isb
+	.endif
+	.rept	320
+	ldr	x4, [x1, #8]
+	.endr
+	msr	PMBLIMITR, xzr
+	isb
+	ret
+	.endm
+	e22_stop	e22_pmsicr, 0
+	e22_stop	e22_off, 1
 
 /*
  * Single-operation probes: void name(uint64_t limitr, uint64_t addr,
@@ -128,6 +173,8 @@ spe_spin:
  */
 	probe	op_cpym, "add x4, x1, #8192; cpyp [x1]!, [x4]!, x2!", "cpym [x1]!, [x4]!, x2!; cpye [x1]!, [x4]!, x2!"
 	probe	op_setm, "mov x3, xzr; setp [x1]!, x2!, x3", "setm [x1]!, x2!, x3; sete [x1]!, x2!, x3"
+/* the same from addr - 2048, backwards (the regions overlap) */
+	probe	op_cpym_back, "sub x4, x1, #2048; cpyp [x1]!, [x4]!, x2!", "cpym [x1]!, [x4]!, x2!; cpye [x1]!, [x4]!, x2!"
 /* the same Memory Copy from addr + 4096, the write unprivileged (MODE_UNPRIV) */
 	probe	op_cpypwt, "add x4, x1, #4096", "cpypwt [x1]!, [x4]!, x2!; cpymwt [x1]!, [x4]!, x2!; cpyewt [x1]!, [x4]!, x2!"
 

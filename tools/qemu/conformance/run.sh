@@ -192,7 +192,7 @@ echo "# qemu: $qemu"
 # The serial model (spe-strict=off): the probes disable the buffer while
 # profiling is enabled, which strict mode reports. The record contents
 # checked there are those of the flat model (constant latencies).
-run SPE 70 max,spe-strict=off,spe-model=flat
+run SPE 71 max,spe-strict=off,spe-model=flat
 # FEAT_SPE_CRR and FEAT_SPE_FPF
 run FLAGS 11 max,spe-crr=on,spe-fpf=on,spe-strict=off,spe-model=flat
 run NOSPE 2 max,spe=off
@@ -249,7 +249,7 @@ run ALIGN 2 max,spe-maxsize=2048,spe-align=2048,spe-strict=off
 # The strict model (the default), and PMBIDR_EL1.P from EL3, EL2 and EL1
 run STRICT 10 max,spe-strict=on,spe-seed=1
 # PMBIRQ through GICv3's redistributor and ICC_* registers (gic.c)
-run SPE 70 max,spe-strict=off,spe-model=flat gic-version=3
+run SPE 71 max,spe-strict=off,spe-model=flat gic-version=3
 run STRICT 10 max,spe-strict=on,spe-seed=1 gic-version=3
 run EL2 3 max virtualization=on
 run EL3 3 max virtualization=on,secure=on
@@ -262,7 +262,7 @@ run NV2 12 max,spe-strict=off,spe-model=flat,spe-fds=on virtualization=on
 # Timestamps with FEAT_ECV: PMSCR_EL2/EL1.PCT, CNTVOFF_EL2, CNTPOFF_EL2
 run ECV 8 max,spe-strict=off,spe-model=flat virtualization=on
 # The memory-hierarchy model (the default) with Data Source packets
-run MODEL 22 max,spe-strict=off,spe-lds=on "" 2
+run MODEL 25 max,spe-strict=off,spe-lds=on "" 2
 run PCSR 30 max pcsr=on 2 # FEAT_PCSR: Documentation/pcsr.rst
 run PCSRNIDEN 3 max pcsr=on,pcsr-niden=off
 run PCSROFF 1 max

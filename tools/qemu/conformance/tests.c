@@ -277,7 +277,7 @@ PROBE(op_ldr) PROBE(op_str) PROBE(op_ldp) PROBE(op_ldr_q) PROBE(op_ldaxr)
 PROBE(op_stlr) PROBE(op_ldadd) PROBE(op_bne_nt) PROBE(op_beq_t) PROBE(op_b)
 PROBE(op_br) PROBE(op_csel) PROBE(op_add) PROBE(op_psb) PROBE(op_ldtr)
 PROBE(op_sttr) PROBE(op_setpt) PROBE(op_cpyp) PROBE(op_setp) PROBE(op_cpypwt)
-PROBE(op_cpym) PROBE(op_setm)
+PROBE(op_cpym) PROBE(op_setm) PROBE(op_cpym_back)
 PROBE(op_ldapr) PROBE(op_casp) PROBE(op_ldrsw_lit) PROBE(op_ldg)
 PROBE(op_ld1d) PROBE(op_st1d) PROBE(op_csel_fail) PROBE(op_fcsel_fail)
 PROBE(op_dczva) PROBE(op_prfm) PROBE(op_ld1d_first) PROBE(op_st1d_first)
@@ -1149,28 +1149,31 @@ static void mops_cpy(const char *n, uint64_t fcr, int loads, int stores)
 }
 
 /*
- * The main operations after a prologue that did the first 4096 of 6144
- * bytes: the address they go on from, whatever form the prologue left
- * the registers in (D18.2.7: the sampled access's address), here
- * addr + 4096 and, for CPYM, the source's + 4096. Two samples of CPYM
- * are one of each part.
+ * The main operations after a prologue that did part of 6144 bytes: the
+ * address they go on from, whatever form the prologue left the
+ * registers in (D18.2.7: the sampled access's address). Forwards, from
+ * addr + 8192 to addr, the prologue did the first page: the main goes
+ * on at addr + 4096 and the source's + 4096. Backwards, from addr - 2048
+ * to addr (overlapping), the prologue did the last 2048 bytes, down to
+ * a page start: the main goes on down from the 4096th byte, addr + 4095
+ * and the source's + 4095. Two samples of CPYM are one of each part.
  */
-static void mops_main(void)
+static void mops_main(const char *n, probe_fn *fn, uint64_t dst,
+                      uint64_t src, uint64_t off)
 {
-    const char *n = "mops_cpym_address_in_progress";
     int i, seen = 0;
     uint64_t end;
     Pkt op, va;
 
     for (i = 0; i < 2; i++) {
-        end = probe_run(op_cpym, DATA, 6144);
+        end = probe_run(fn, dst, 6144);
         op = find_pkt(BUF_BASE, end, 0x48, 0xfc);
         va = find_pkt(BUF_BASE, end, 0xb2, 0xff);
         CHECK_EQ(n, "record size", end - BUF_BASE, RECORD_SIZE);
         CHECK(n, op.payload == 0x20 || op.payload == 0x21,
               "Memory Copy subclass", op.payload, 0x20);
         CHECK_EQ(n, "data VA", va.payload,
-                 op.payload & 1 ? DATA + 4096 : DATA + 8192 + 4096);
+                 (op.payload & 1 ? dst : src) + off);
         seen |= 1 << (op.payload & 1);
     }
     CHECK_EQ(n, "parts (1 the load, 2 the store)", seen, 3);
@@ -1203,7 +1206,10 @@ static void t_mops(void)
     spe_reset_regs();
     t_probe("classify_setp_memory_set", op_setp, op_setp_target, DATA, DATA,
             0x49, 0x25, 1, 0, 2);
-    mops_main();
+    mops_main("mops_cpym_address_in_progress", op_cpym, DATA, DATA + 8192,
+              4096);
+    mops_main("mops_cpym_backwards_address_in_progress", op_cpym_back,
+              DATA + 2048, DATA, 4095);
     mops_main_set();
 }
 
@@ -2732,22 +2738,29 @@ static void t_model_recent(const char *n, uint64_t base, uint64_t bytes,
 /*
  * The same, where the load that misses and the sampled load are in
  * different TBs, the first of which the interval counter takes whole:
- * the miss is nops + 17 operations before the sample, the line comes
- * from DRAM (180), and it is still on its way after 100 NOPs and no
- * longer after 300.
+ * the miss is nops + 17 operations before the sample (17 when it is the
+ * last of its TB), the line comes from DRAM (180): still on its way
+ * after 100 NOPs, no longer after 300, and still on its way 17 after.
+ * And where COUNT stops telling the time to the sample: rewritten to
+ * 300 after the miss, or standing still while profiling is off for 300
+ * NOPs, the line has come by the sample although the miss was 17
+ * operations before the sample that COUNT said then.
  */
 extern void e22_tb_near(uint64_t limitr, uint64_t addr, uint64_t count);
 extern void e22_tb_far(uint64_t limitr, uint64_t addr, uint64_t count);
+extern void e22_tb_late(uint64_t limitr, uint64_t addr, uint64_t count);
+extern void e22_pmsicr(uint64_t limitr, uint64_t addr, uint64_t count);
+extern void e22_off(uint64_t limitr, uint64_t addr, uint64_t count);
 
 static void t_model_recent_tb(const char *n,
                               void (*fn)(uint64_t, uint64_t, uint64_t),
-                              uint64_t nops, uint64_t addr, uint64_t want)
+                              uint64_t count, uint64_t addr, uint64_t want)
 {
     uint64_t end;
     Pkt ev, tot;
 
     model_sampling(0x300, 1 << 1 | 1 << 17);
-    fn(BUF_LIMIT | 1, addr, nops + 18);
+    fn(BUF_LIMIT | 1, addr, count);
     __asm__ volatile("psb csync; dsb nsh" ::: "memory");
     end = RD(PMBPTR_EL1);
     CHECK_EQ(n, "records", (end - BUF_BASE) / RECORD_SIZE, 1);
@@ -2793,10 +2806,16 @@ static void t_model(void)
                    0, 2, 32, 0, 0);
     t_model_recent("model_recent_stores_none", SWEEP + (30 << 20), 1 << 20,
                    0, 1, 0, 1, 0, 0);
-    t_model_recent_tb("model_recent_tb_near", e22_tb_near, 100,
+    t_model_recent_tb("model_recent_tb_near", e22_tb_near, 100 + 18,
                       SWEEP + (31 << 20), EV_RECENT);
-    t_model_recent_tb("model_recent_tb_far", e22_tb_far, 300,
+    t_model_recent_tb("model_recent_tb_far", e22_tb_far, 300 + 18,
                       SWEEP + (31 << 20) + (64 << 10), 0);
+    t_model_recent_tb("model_recent_tb_late", e22_tb_late, 300 + 18,
+                      SWEEP + (31 << 20) + (128 << 10), EV_RECENT);
+    t_model_recent_tb("model_recent_pmsicr_written", e22_pmsicr, 20,
+                      SWEEP + (31 << 20) + (192 << 10), 0);
+    t_model_recent_tb("model_recent_profiling_off", e22_off, 20,
+                      SWEEP + (31 << 20) + (256 << 10), 0);
 }
 
 #endif
