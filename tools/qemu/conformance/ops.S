@@ -8,6 +8,7 @@
  * S3_0_C9_C10_0 is PMBLIMITR_EL1 (SPE supplement 4.3.2).
  */
 #define PMBLIMITR	S3_0_C9_C10_0
+#define PMSICR		S3_0_C9_C9_2	/* PMSICR_EL1 (4.3.10) */
 
 	.text
 	.arch	armv8.2-a+lse
@@ -43,13 +44,21 @@ spe_spin:
  * the 16th of those is sampled, nops + 17 operations after the first
  * load, or 17 after the last.
  */
-	.macro	e22_tb, name, nops, late
+	.macro	e22_begin, name		/* COUNT = x2, profiling on */
 	.global	\name
 	.balign	4096
 \name:
-	msr	S3_0_C9_C9_2, x2
+	msr	PMSICR, x2
 	msr	PMBLIMITR, x0
 	isb
+	.endm
+	.macro	e22_end
+	msr	PMBLIMITR, xzr
+	isb
+	ret
+	.endm
+	.macro	e22_tb, name, nops, late
+	e22_begin \name
 	.if	!\late
 	ldr	x3, [x1]
 	.endif
@@ -63,9 +72,7 @@ spe_spin:
 1:	.rept	64
 	ldr	x4, [x1, #8]
 	.endr
-	msr	PMBLIMITR, xzr
-	isb
-	ret
+	e22_end
 	.endm
 	e22_tb	e22_tb_near, 100, 0
 	e22_tb	e22_tb_far, 300, 0
@@ -79,12 +86,7 @@ spe_spin:
  * operations on, or later than the counter says.
  */
 	.macro	e22_stop, name, off
-	.global	\name
-	.balign	4096
-\name:
-	msr	S3_0_C9_C9_2, x2
-	msr	PMBLIMITR, x0
-	isb
+	e22_begin \name
 	ldr	x3, [x1]
 	.if	\off
 	msr	PMBLIMITR, xzr
@@ -96,15 +98,13 @@ spe_spin:
 	isb
 	.else
 	mov	x5, #300
-	msr	S3_0_C9_C9_2, x5
+	msr	PMSICR, x5
 	isb
 	.endif
 	.rept	320
 	ldr	x4, [x1, #8]
 	.endr
-	msr	PMBLIMITR, xzr
-	isb
-	ret
+	e22_end
 	.endm
 	e22_stop	e22_pmsicr, 0
 	e22_stop	e22_off, 1
