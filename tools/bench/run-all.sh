@@ -56,7 +56,7 @@ done
 # and with 64-byte alignment, the emulator's capture repeated)
 drows=$(awk '
 	/^== trace / { t = $3 }
-	/^memory read bandwidth/ { bw[t] = $6 }
+	/^read bandwidth for the shares:/ { bw[t] = $6 }
 	/^ratio ours\/perf: records/ { gsub(/[x,]/, ""); rr[t] = $4; pr[t] = $6 }
 	/^ratio batch\/perf: records/ { gsub(/[x,]/, ""); rb[t] = $4; pb[t] = $6 }
 	/^share of read bandwidth: records/ { gsub(/[%,]/, ""); sh[t] = $6; sb[t] = $10 }
