@@ -191,29 +191,26 @@ static inline int find(__m512i lo, __m512i hi)
 }
 
 /*
- * find() without a branch on which layout matches: one permute and compare
- * per group of four layouts. SPE__LAYOUTS if none. For two chains of
- * records decoded side by side (two_chains()): a misprediction would throw
- * away the work of both.
+ * find() without a branch on which layout matches: one permute and one
+ * compare of 64-bit words per group of four layouts (a layout's 16-byte
+ * lane matches when both its words do), SPE__LAYOUTS if none. For two
+ * chains of records decoded side by side (two_chains()): a misprediction
+ * would throw away the work of both.
  */
 __attribute__((target(LAYOUT_ISA), always_inline))
 static inline unsigned int find_nb(__m512i lo, __m512i hi)
 {
-	const uint64_t lane1 = 0x0001000100010001ull, top = 0x8000800080008000ull;
-	unsigned int g, ng = (memo.n + 3) / 4, k = SPE__LAYOUTS;
+	unsigned int g, ng = (memo.n + 3) / 4;
+	uint64_t m = 0;
 
 	for (g = 0; g < ng; g++) {
 		__m512i v = _mm512_permutex2var_epi8(lo, _mm512_load_si512(memo.gidx[g]), hi);
-		uint64_t x = ~(uint64_t)_mm512_cmpeq_epi8_mask(v, _mm512_load_si512(memo.gpat[g]));
-		/* the top bit of each lane of all matches (exact for the lowest) */
-		uint64_t z = (x - lane1) & ~x & top;
-		unsigned int j = 4 * g + ((unsigned int)__builtin_ctzll(z | 1ull << 63) >> 4);
 
-		/* k = z ? j : k with a CMOV: GCC makes a branch of it otherwise */
-		__asm__("test %[z], %[z]\n\tcmovnz %[j], %[k]"
-			: [k] "+r"(k) : [z] "r"(z), [j] "r"(j) : "cc");
+		m |= (uint64_t)_mm512_cmpeq_epi64_mask(v, _mm512_load_si512(memo.gpat[g])) << (8 * g);
 	}
-	return k;
+	/* bit 2k: both words of layout k's lane; bit 32 stands for none */
+	m &= (m >> 1) & 0x55555555u;
+	return (unsigned int)__builtin_ctzll(m | 1ull << (2 * SPE__LAYOUTS)) >> 1;
 }
 
 /* *rec from the record whose first 128 bytes are lo/hi, of layout l */
@@ -315,10 +312,14 @@ static inline struct rec_layout *layout_nb(const uint8_t *p, const uint8_t *end,
 	if (unlikely(k >= SPE__LAYOUTS))
 		return NULL;
 	l = &memo.l[k];
-	/* find_nb() compares the headers: the Padding after them here */
-	if (unlikely(l->opres[p[l->op_at]] |
-		     _mm512_mask_test_epi8_mask(l->tpads[0], *lo, *lo) |
-		     _mm512_mask_test_epi8_mask(l->tpads[1], *hi, *hi)))
+	if (unlikely(l->opres[p[l->op_at]]))
+		return NULL;
+	/*
+	 * find_nb() compares the headers: the Padding after them here (a
+	 * branch that goes one way while records are packed, or all padded)
+	 */
+	if (l->tpad && (_mm512_mask_test_epi8_mask(l->tpads[0], *lo, *lo) |
+			_mm512_mask_test_epi8_mask(l->tpads[1], *hi, *hi)))
 		return NULL;
 	return l;
 }
