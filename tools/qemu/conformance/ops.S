@@ -9,6 +9,7 @@
  */
 #define PMBLIMITR	S3_0_C9_C10_0
 #define PMSICR		S3_0_C9_C9_2	/* PMSICR_EL1 (4.3.10) */
+#define PMSCR		S3_0_C9_C9_0	/* PMSCR_EL1 (4.3.5) */
 
 	.text
 	.arch	armv8.2-a+lse
@@ -110,6 +111,27 @@ spe_spin:
 	e22_stop	e22_off, 1
 
 /*
+ * void e22_ernd(uint64_t pmscr, uint64_t addr, uint64_t count) (mode
+ * ERND, strict: the buffer is enabled already): PMSICR_EL1 = count,
+ * profiling enabled with PMSCR_EL1 = pmscr, a load of addr, then 300
+ * loads of addr + 8 (e22_ernd_loads the first), profiling disabled.
+ */
+	.global	e22_ernd, e22_ernd_loads
+	.balign	4096
+e22_ernd:
+	msr	PMSICR, x2
+	msr	PMSCR, x0
+	isb
+	ldr	x3, [x1]
+e22_ernd_loads:
+	.rept	300
+	ldr	x4, [x1, #8]
+	.endr
+	msr	PMSCR, xzr
+	isb
+	ret
+
+/*
  * Single-operation probes: void name(uint64_t limitr, uint64_t addr,
  * uint64_t val). With PMSICR_EL1.COUNT = 1 the NOP decrements the
  * counter to zero and the operation at name_target is sampled
@@ -143,6 +165,25 @@ spe_spin:
 	ret
 	.endm
 
+/*
+ * FEAT_MOPS probes whose sampled form is a main or an epilogue: the
+ * setup's prologue (and main) leave Xd (x1), Xs (x4, a copy's), Xn (x2)
+ * and NZCV in uint64_t mops_regs[4], for the expected address
+ */
+	.macro	mops_save
+	adrp	x5, mops_regs
+	add	x5, x5, :lo12:mops_regs
+	stp	x1, x4, [x5]
+	mrs	x6, nzcv
+	stp	x2, x6, [x5, #16]
+	.endm
+	.pushsection .bss
+	.balign	8
+	.global	mops_regs
+mops_regs:
+	.skip	32
+	.popsection
+
 	probe	op_ldr, "nop", "ldr x3, [x1, #8]"
 	probe	op_str, "nop", "str x2, [x1, #16]"
 	probe	op_ldp, "nop", "ldp x3, x4, [x1]"
@@ -175,6 +216,13 @@ spe_spin:
 	probe	op_setm, "mov x3, xzr; setp [x1]!, x2!, x3", "setm [x1]!, x2!, x3; sete [x1]!, x2!, x3"
 /* the same from addr - 2048, backwards (the regions overlap) */
 	probe	op_cpym_back, "sub x4, x1, #2048; cpyp [x1]!, [x4]!, x2!", "cpym [x1]!, [x4]!, x2!; cpye [x1]!, [x4]!, x2!"
+/*
+ * The epilogue sampled: val bytes (more than a page) from addr + 16384
+ * to addr, or set at addr; the prologue and the main run before
+ * profiling and mops_save keeps the registers they left
+ */
+	probe	op_cpye, "add x4, x1, #16384; cpyp [x1]!, [x4]!, x2!; cpym [x1]!, [x4]!, x2!; mops_save", "cpye [x1]!, [x4]!, x2!"
+	probe	op_sete, "mov x3, xzr; setp [x1]!, x2!, x3; setm [x1]!, x2!, x3; mops_save", "sete [x1]!, x2!, x3"
 /* the same Memory Copy from addr + 4096, the write unprivileged (MODE_UNPRIV) */
 	probe	op_cpypwt, "add x4, x1, #4096", "cpypwt [x1]!, [x4]!, x2!; cpymwt [x1]!, [x4]!, x2!; cpyewt [x1]!, [x4]!, x2!"
 
@@ -359,6 +407,9 @@ gcs_leaf:
 	probe	op_mte_ldapur, "nop", "ldapur x3, [x1, #8]"
 	.arch_extension	mops
 	probe	op_mte_setgp, "mov x3, xzr", "setgp [x1]!, x2!, x3; setgm [x1]!, x2!, x3; setge [x1]!, x2!, x3"
+/* the same with the main or the epilogue sampled: mops_save as above */
+	probe	op_mte_setgm, "mov x3, xzr; setgp [x1]!, x2!, x3; mops_save", "setgm [x1]!, x2!, x3; setge [x1]!, x2!, x3"
+	probe	op_mte_setge, "mov x3, xzr; setgp [x1]!, x2!, x3; setgm [x1]!, x2!, x3; mops_save", "setge [x1]!, x2!, x3"
 
 /* void mte_stg(uint64_t p): the Allocation Tag of p's granule := p's tag */
 	.global	mte_stg

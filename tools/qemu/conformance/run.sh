@@ -192,7 +192,7 @@ echo "# qemu: $qemu"
 # The serial model (spe-strict=off): the probes disable the buffer while
 # profiling is enabled, which strict mode reports. The record contents
 # checked there are those of the flat model (constant latencies).
-run SPE 71 max,spe-strict=off,spe-model=flat
+run SPE 73 max,spe-strict=off,spe-model=flat
 # FEAT_SPE_CRR and FEAT_SPE_FPF
 run FLAGS 11 max,spe-crr=on,spe-fpf=on,spe-strict=off,spe-model=flat
 run NOSPE 2 max,spe=off
@@ -220,8 +220,10 @@ props accepted max,spe-model=flat,spe-l1d-kib=32,spe-l2-kib=512,spe-llc-kib=4096
 props_readonly
 cpu_expansion
 run KNOB 1 max,spe-fault=ea:2,spe-strict=off
-run ERND 1 max,spe-ernd=on
-run ERND 1 max
+# PMSICR_EL1.ECOUNT; E[22] when the ERnd secondary count defers a sample
+# (the strict model and the cache model, the defaults)
+run ERND 2 max,spe-ernd=on
+run ERND 2 max
 # Sampling at EL0 (PMSCR_EL1.E0SPE): the PC packet's EL, CONTEXTIDR_EL1
 run EL0 2 max,spe-strict=off,spe-model=flat
 # LDTR/STTR/SETPT at EL1 with PAN: the PA of the EL0-permission access
@@ -240,7 +242,7 @@ BUILD_DEFS=-DSPE_SME=1 run MULTI 8 max,spe-sme=on,spe-strict=off,spe-model=flat
 BUILD_DEFS=-DSPE_SME=1 run SME 14 max,spe-sme=on,spe-strict=off,spe-model=flat
 BUILD_DEFS=-DSPE_SME=0 run SME 13 max,spe-strict=off,spe-model=flat
 # FEAT_MTE2: the physical address packet's CH and PAT (the board's mte=on)
-run MTE 17 max,spe-strict=off,spe-model=flat mte=on
+run MTE 20 max,spe-strict=off,spe-model=flat mte=on
 for v in 1 2 3 4 5; do
 	run EVFR 1 "max,spe-version=$v,spe-strict=off"
 done
@@ -249,7 +251,7 @@ run ALIGN 2 max,spe-maxsize=2048,spe-align=2048,spe-strict=off
 # The strict model (the default), and PMBIDR_EL1.P from EL3, EL2 and EL1
 run STRICT 10 max,spe-strict=on,spe-seed=1
 # PMBIRQ through GICv3's redistributor and ICC_* registers (gic.c)
-run SPE 71 max,spe-strict=off,spe-model=flat gic-version=3
+run SPE 73 max,spe-strict=off,spe-model=flat gic-version=3
 run STRICT 10 max,spe-strict=on,spe-seed=1 gic-version=3
 run EL2 3 max virtualization=on
 run EL3 3 max virtualization=on,secure=on

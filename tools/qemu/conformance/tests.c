@@ -20,7 +20,8 @@
  * with virtualization=on), -DMODE_EL3 (PMBIDR_EL1.P with MDCR_EL3.NSPB
  * giving the buffer to Secure state, booted at EL3 with secure=on),
  * -DMODE_FLAGS (spe-crr=on, spe-fpf=on: Branch CR, Other ASE/FP),
- * -DMODE_ERND (PMSICR_EL1.ECOUNT with and without PMSIDR_EL1.ERnd),
+ * -DMODE_ERND (PMSICR_EL1.ECOUNT with and without PMSIDR_EL1.ERnd, and
+ * E[22] when ERnd's secondary counter defers a sample),
  * -DMODE_PBT (spe-pbt=on: the previous branch target), -DMODE_FGT (the
  * FEAT_FGT trap bits of the SPE registers, EL1 code under EL2), -DMODE_GCS
  * (FEAT_GCS: GCS loads/stores and the Branch GCS bit, GCS_PMSVER),
@@ -277,7 +278,7 @@ PROBE(op_ldr) PROBE(op_str) PROBE(op_ldp) PROBE(op_ldr_q) PROBE(op_ldaxr)
 PROBE(op_stlr) PROBE(op_ldadd) PROBE(op_bne_nt) PROBE(op_beq_t) PROBE(op_b)
 PROBE(op_br) PROBE(op_csel) PROBE(op_add) PROBE(op_psb) PROBE(op_ldtr)
 PROBE(op_sttr) PROBE(op_setpt) PROBE(op_cpyp) PROBE(op_setp) PROBE(op_cpypwt)
-PROBE(op_cpym) PROBE(op_setm) PROBE(op_cpym_back)
+PROBE(op_cpym) PROBE(op_setm) PROBE(op_cpym_back) PROBE(op_cpye) PROBE(op_sete)
 PROBE(op_ldapr) PROBE(op_casp) PROBE(op_ldrsw_lit) PROBE(op_ldg)
 PROBE(op_ld1d) PROBE(op_st1d) PROBE(op_csel_fail) PROBE(op_fcsel_fail)
 PROBE(op_dczva) PROBE(op_prfm) PROBE(op_ld1d_first) PROBE(op_st1d_first)
@@ -289,6 +290,9 @@ PROBE(op_sve_sel) PROBE(op_sve_whilelo) PROBE(op_sve_add_first)
 PROBE(op_sme_ld1w) PROBE(op_sme_st1d) PROBE(op_sme_ldr_za)
 PROBE(op_sme_str_za)
 extern char op_ldrsw_lit_data[];
+/* Xd, Xs, Xn and NZCV as a MOPS probe's unsampled forms left them */
+extern uint64_t mops_regs[4];
+#define NZCV_C          (1ULL << 29)
 
 /* ---------------------------------------------------------------- */
 /* Expected values of the -cpu max defaults (emulation.rst) */
@@ -444,6 +448,28 @@ static __attribute__((unused)) int optype_va_ok(const char *n, uint64_t end,
             OK_OR_FAIL("PA", k.payload, va | (1ULL << 63));
         }
     }
+    return 1;
+}
+
+/*
+ * Test @n: mops_regs as the Arm ARM's option A (PSTATE.C 0) leaves a
+ * Memory Copy or Set going forwards after its prologue: Xd at the end
+ * @xd of the destination, Xs (@xs, unless 0) at the source's, Xn minus
+ * the bytes left, of @size; some done and some left, so that the wrong
+ * register shows in the address. Returns 0 after a FAIL result.
+ */
+static __attribute__((unused)) int
+mops_regs_fwd_ok(const char *n, uint64_t xd, uint64_t xs, uint64_t size)
+{
+    int64_t xn = mops_regs[2];
+
+    OK_OR_FAIL("PSTATE.C (option A)", mops_regs[3] & NZCV_C, 0);
+    OK_OR_FAIL("Xd (the destination's end)", mops_regs[0], xd);
+    if (xs) {
+        OK_OR_FAIL("Xs (the source's end)", mops_regs[1], xs);
+    }
+    /* some bytes done, some left: a wrong base shows in the address */
+    OK_OR_FAIL("-size < Xn < 0", xn < 0 && xn > -(int64_t)size, 1);
     return 1;
 }
 
@@ -727,6 +753,96 @@ static void t_ecount(void)
     CHECK_EQ(n, "PMSICR", RD(PMSICR_EL1), want);
     WR(PMSICR_EL1, 0);
     result(n, 1, "", 0, 0);
+}
+
+/*
+ * E[22] recently fetched (D18.2.6, FEAT_SPEv1p4, optional: which lines
+ * are recently fetched is the implementation's) from the model's line
+ * fill buffer (Documentation/emulation.rst, "Memory-hierarchy model"; mode
+ * MODEL's model_recent_*): a line from DRAM is on its way for 180
+ * operations after the load that missed it, the interval counter
+ * telling the time to the sample. With PMSIRR_EL1.RND = 1 and
+ * PMSIDR_EL1.ERnd = 1 (3.1.2) the sample is not taken when COUNT
+ * reaches zero but when the secondary counter, ECOUNT, set then to a
+ * random 0x00-0xff, does: COUNT no longer tells the time, and the fill
+ * buffer empties when ECOUNT defers the sample (emulation.rst). RND = 0,
+ * or ERnd = 0 (RND then randomizes only a COUNT reloaded, 3.1.1/3.1.2,
+ * and this one is written), takes the sample COUNT says.
+ *
+ * Strict model (run.sh's ERND runs): the buffer is enabled before
+ * profiling, and the records are read after PSB CSYNC and DSB (3.6).
+ */
+#define EV_RECENT       (1u << 22)
+#define ERND_LINES      0x42000000UL    /* fresh lines, 64 KiB apart */
+/*
+ * COUNT = 17: the load that misses and 16 loads of its line take it to
+ * zero (the ISB that enables profiling is not counted), and the 17th is
+ * the sample: 17 operations after the miss
+ */
+#define ERND_COUNT      17
+
+void e22_ernd(uint64_t pmscr, uint64_t addr, uint64_t count);
+extern char e22_ernd_loads[];
+
+/*
+ * Sample e22_ernd on @addr with PMSIRR_EL1.RND = @rnd: the records, and
+ * the first one's PC and events
+ */
+static uint64_t ernd_sample(uint64_t addr, int rnd, uint64_t *pc,
+                            uint64_t *ev)
+{
+    uint64_t end;
+
+    spe_reset_regs();
+    clear_buf(BUF_BASE, 4096);
+    WR(PMBPTR_EL1, BUF_BASE);
+    WR(PMSIRR_EL1, 0x10000 | rnd);          /* INTERVAL 256 << 8 */
+    WR(PMBLIMITR_EL1, BUF_LIMIT | 1);
+    ISB();
+    e22_ernd(2, addr, ERND_COUNT);          /* E1SPE */
+    PSB();
+    DSB();
+    WR(PMBLIMITR_EL1, 0);
+    ISB();
+    end = RD(PMBPTR_EL1);
+    *pc = find_pkt(BUF_BASE, end, 0xb0, 0xff).payload & ((1ULL << 56) - 1);
+    *ev = find_pkt(BUF_BASE, end, 0x42, 0xcf).payload;
+    return (end - BUF_BASE) / RECORD_SIZE;
+}
+
+static void t_ernd_recent(void)
+{
+    int ernd = (RD(PMSIDR_EL1) >> 5) & 1;
+    const char *n = ernd ? "model_recent_ernd_deferral_empties" :
+                    "model_recent_rnd_without_ernd";
+    uint64_t pc, ev, at, d;
+    int i, deferred = 0;
+
+    /* RND = 0: the sample COUNT says, 17 operations after the miss */
+    CHECK_EQ(n, "records (RND 0)", ernd_sample(ERND_LINES, 0, &at, &ev), 1);
+    CHECK_EQ(n, "sampled PC (RND 0)", at, (uint64_t)e22_ernd_loads + 16 * 4);
+    CHECK_EQ(n, "E[22] (RND 0)", ev & EV_RECENT, EV_RECENT);
+    /*
+     * RND = 1, fresh lines: with ERnd the sample is d loads on, ECOUNT
+     * = d deferring it (d = 0: not deferred); the line came 17 + d
+     * operations before it, fewer than 180 for most d, but the deferral
+     * ended the fetches. Enough tries that some are deferred (255 in
+     * 256 are). Without ERnd, never deferred.
+     */
+    for (i = 1; i <= 4; i++) {
+        CHECK_EQ(n, "records (RND 1)",
+                 ernd_sample(ERND_LINES + (i << 16), 1, &pc, &ev), 1);
+        d = (pc - at) / 4;
+        CHECK(n, pc >= at && !(pc & 3) && d <= (ernd ? 0xff : 0),
+              "sampled PC (deferred by ECOUNT, ERnd only)", pc, at);
+        deferred += d != 0;
+        CHECK_EQ(n, "an L1 hit (no E[3] refill)", ev & (1u << 3), 0);
+        CHECK_EQ(n, d ? "E[22] after a deferral" : "E[22] (not deferred)",
+                 ev & EV_RECENT, d ? 0 : EV_RECENT);
+    }
+    CHECK(n, !ernd || deferred, "samples deferred", deferred, 1);
+    result(n, 1, "", 0, 0);
+    spe_reset_regs();
 }
 
 #elif defined(MODE_FLAGS)
@@ -1196,6 +1312,61 @@ static void mops_main_set(void)
     spe_reset_regs();
 }
 
+/*
+ * The epilogue forms (CPYE, SETE) sampled after a prologue and a main,
+ * not sampled, that left bytes for them: 0x2100 bytes at DATA + 0x40,
+ * copied from 16 KiB above. The Arm ARM's CPYP and SETP, option A
+ * (PSTATE.C 0 after the prologue), going forwards: Xd and Xs hold the
+ * ends of the regions and Xn minus the bytes left, so the epilogue goes
+ * on from X + Xn; D18.2.7 Memory Copy, LDST: the source's for the load
+ * part, the destination's for the store part (two samples of a CPYE are
+ * one of each); Memory Set, 0b00100101: the destination's. Which of the
+ * bytes the prologue and the main leave is the implementation's choice
+ * (QEMU's: up to the page end, then whole pages, 0x140 left): the
+ * expected address is from the registers they left (mops_regs), that
+ * are checked against option A.
+ */
+#define MOPS_E_DST      (DATA + 0x40)
+#define MOPS_E_SRC      (MOPS_E_DST + 16384)
+#define MOPS_E_SIZE     0x2100
+
+static void mops_epilogue(const char *n, probe_fn *fn, int cpy)
+{
+    int i, seen = 0;
+    uint64_t end, want;
+    Pkt op, va;
+
+    for (i = 0; i < (cpy ? 2 : 1); i++) {
+        end = probe_run(fn, MOPS_E_DST, MOPS_E_SIZE);
+        if (!mops_regs_fwd_ok(n, MOPS_E_DST + MOPS_E_SIZE,
+                              cpy ? MOPS_E_SRC + MOPS_E_SIZE : 0,
+                              MOPS_E_SIZE)) {
+            return;
+        }
+        op = find_pkt(BUF_BASE, end, 0x48, 0xfc);
+        va = find_pkt(BUF_BASE, end, 0xb2, 0xff);
+        CHECK_EQ(n, "record size", end - BUF_BASE, RECORD_SIZE);
+        CHECK_EQ(n, "OpType header (Load/store)", op.hdr, 0x49);
+        if (cpy) {
+            CHECK(n, op.payload == 0x20 || op.payload == 0x21,
+                  "Memory Copy subclass", op.payload, 0x20);
+            want = (op.payload & 1 ? mops_regs[0] : mops_regs[1]) +
+                   mops_regs[2];
+            seen |= 1 << (op.payload & 1);
+        } else {
+            CHECK_EQ(n, "Memory Set subclass", op.payload, 0x25);
+            want = mops_regs[0] + mops_regs[2];
+        }
+        CHECK_EQ(n, "data VA present", va.found, 1);
+        CHECK_EQ(n, "data VA (X + Xn)", va.payload, want);
+    }
+    if (cpy) {
+        CHECK_EQ(n, "parts (1 the load, 2 the store)", seen, 3);
+    }
+    result(n, 1, "", 0, 0);
+    spe_reset_regs();
+}
+
 static void t_mops(void)
 {
     const uint64_t FT = 2, LD = 1 << 17, ST = 1 << 18;
@@ -1211,6 +1382,8 @@ static void t_mops(void)
     mops_main("mops_cpym_backwards_address_in_progress", op_cpym_back,
               DATA + 2048, DATA, 4095);
     mops_main_set();
+    mops_epilogue("mops_cpye_address_in_progress", op_cpye, 1);
+    mops_epilogue("mops_sete_address_in_progress", op_sete, 0);
 }
 
 /* Run a probe with a filter; return number of bytes written */
@@ -2925,7 +3098,8 @@ static void t_unpriv(void)
 
 PROBE(op_mte_ldr_sp) PROBE(op_mte_ldr_sp_pre) PROBE(op_mte_ldr_sp_reg)
 PROBE(op_mte_stp_sp_post) PROBE(op_mte_ld1d_sp) PROBE(op_mte_ldr_lit)
-PROBE(op_mte_ldapur) PROBE(op_mte_setgp)
+PROBE(op_mte_ldapur) PROBE(op_mte_setgp) PROBE(op_mte_setgm)
+PROBE(op_mte_setge)
 extern char op_ldrsw_lit_data[];
 void mte_stg(uint64_t p);
 void mte_tco(uint64_t on);
@@ -3068,6 +3242,74 @@ static void t_mte(void)
     ISB();
     a = TAG_PAGE + 0x168;
     mte_pa(n[i], op_ldr, mte_base(a, 8), 0, a, 0);
+    WR(sctlr_el1, sctlr);
+    WR(tcr_el1, tcr);
+    TLBI_VMALLE1();
+}
+
+/*
+ * FEAT_MOPS Memory Set with tags, SETGP/SETGM/SETGE (FEAT_MTE): they set
+ * the Allocation Tags of the granules as well as the bytes, but D18.2.7
+ * has one Memory Set encoding, 0b00100101 "a store from a Memory Set
+ * operation", and no distinct one for SETG*: a Memory Set store, as for
+ * SET*. Not an Allocation Tag store (0b0001010x is for "a load/store of
+ * an Allocation Tag or multiple Allocation Tags", the MTE tag
+ * instructions): the Memory Set subclass is the one defined for MOPS.
+ * The address is where the form goes on from (mops_epilogue above, the
+ * prologue's at Xd), 16-byte aligned and a multiple of 16 bytes as
+ * SETG* need; with TCR_EL1.TBI0 D18.2.1's data virtual address includes
+ * the top-byte tag, the pointer's here (3).
+ */
+static const char *const mte_setg_names[] = {
+    "mte_setgp_memory_set_tagged_va", "mte_setgm_address_in_progress",
+    "mte_setge_address_in_progress",
+};
+
+#define SETG_TAG        (3ULL << 56)
+#define SETG_DST        ((DATA + 0x40) | SETG_TAG)
+#define SETG_SIZE       0x2100
+
+/* Sample @fn's SETG* (@later: a main or an epilogue, mops_regs) */
+static void mte_setg(const char *n, probe_fn *fn, int later)
+{
+    uint64_t end = probe_run(fn, SETG_DST, SETG_SIZE), want = SETG_DST;
+    Pkt op, va;
+
+    if (later) {
+        if (!mops_regs_fwd_ok(n, SETG_DST + SETG_SIZE, 0, SETG_SIZE)) {
+            return;
+        }
+        want = mops_regs[0] + mops_regs[2];
+    }
+    op = find_pkt(BUF_BASE, end, 0x48, 0xfc);
+    va = find_pkt(BUF_BASE, end, 0xb2, 0xff);
+    CHECK_EQ(n, "record size", end - BUF_BASE, RECORD_SIZE);
+    CHECK_EQ(n, "OpType header (Load/store)", op.hdr, 0x49);
+    CHECK_EQ(n, "Memory Set subclass", op.payload, 0x25);
+    CHECK_EQ(n, "data VA present", va.found, 1);
+    CHECK_EQ(n, "data VA, with the tag", va.payload, want);
+    result(n, 1, "", 0, 0);
+    spe_reset_regs();
+}
+
+static void t_mte_setg(void)
+{
+    const char *const *n = mte_setg_names;
+    uint64_t tcr = RD(tcr_el1), sctlr = RD(sctlr_el1);
+
+    if (ID_AA64PFR1_MTE(RD(S3_0_C0_C4_1)) < 2) {
+        skip_all(mte_setg_names, ARRAY_LEN(mte_setg_names),
+                 "no FEAT_MTE2 (the virt board gives it with mte=on)");
+        return;
+    }
+    /* TBI0 for the tagged pointer, ATA for the tags SETG* sets */
+    WR(tcr_el1, tcr | TCR_TBI0);
+    TLBI_VMALLE1();
+    WR(sctlr_el1, sctlr | SCTLR_ATA);
+    ISB();
+    mte_setg(n[0], op_mte_setgp, 0);
+    mte_setg(n[1], op_mte_setgm, 1);
+    mte_setg(n[2], op_mte_setge, 1);
     WR(sctlr_el1, sctlr);
     WR(tcr_el1, tcr);
     TLBI_VMALLE1();
@@ -3619,6 +3861,7 @@ int main(void)
     t_flags();
 #elif defined(MODE_ERND)
     t_ecount();
+    t_ernd_recent();
 #elif defined(MODE_PBT)
     t_pbt();
 #elif defined(MODE_EL0)
@@ -3633,6 +3876,7 @@ int main(void)
     t_multi();
 #elif defined(MODE_MTE)
     t_mte();
+    t_mte_setg();
 #elif defined(MODE_SME)
     t_sme();
 #else
