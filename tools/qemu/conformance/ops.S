@@ -132,6 +132,73 @@ e22_ernd_loads:
 	ret
 
 /*
+ * PMSICR_EL1.ECOUNT (mode ERND, strict: the buffer is enabled already).
+ * A write to PMSCR_EL1 applies to sampling from the context
+ * synchronization event on (emulation.rst, strict mode): the MSR and ISB
+ * that enable profiling are not in the population, the MSR and ISB that
+ * disable it are (2 operations).
+ *
+ * void ernd_reads(uint64_t pmscr, uint64_t icr, uint64_t out[2]):
+ * PMSICR_EL1 = icr, profiling enabled with PMSCR_EL1 = pmscr; 4 NOPs
+ * (ernd_reads_a the first), profiling disabled, out[0] = PMSICR_EL1;
+ * enabled again, 8 NOPs (ernd_reads_b), disabled, out[1] = PMSICR_EL1;
+ * enabled again, 300 NOPs (ernd_reads_c), disabled. Counted operations:
+ * 6 up to the first read, 10 between the reads, 302 after the second.
+ */
+	.global	ernd_reads, ernd_reads_a, ernd_reads_b, ernd_reads_c
+	.balign	4096
+ernd_reads:
+	msr	PMSICR, x1
+	msr	PMSCR, x0
+	isb
+ernd_reads_a:
+	.rept	4
+	nop
+	.endr
+	msr	PMSCR, xzr
+	isb
+	mrs	x3, PMSICR
+	str	x3, [x2]
+	msr	PMSCR, x0
+	isb
+ernd_reads_b:
+	.rept	8
+	nop
+	.endr
+	msr	PMSCR, xzr
+	isb
+	mrs	x3, PMSICR
+	str	x3, [x2, #8]
+	msr	PMSCR, x0
+	isb
+ernd_reads_c:
+	.rept	300
+	nop
+	.endr
+	msr	PMSCR, xzr
+	isb
+	ret
+
+/*
+ * void ernd_write(uint64_t pmscr, uint64_t icr, uint64_t *unused):
+ * PMSICR_EL1 = icr, profiling enabled with PMSCR_EL1 = pmscr, 1300 NOPs
+ * (ernd_write_ops the first), profiling disabled: 1302 operations.
+ */
+	.global	ernd_write, ernd_write_ops
+	.balign	4096
+ernd_write:
+	msr	PMSICR, x1
+	msr	PMSCR, x0
+	isb
+ernd_write_ops:
+	.rept	1300
+	nop
+	.endr
+	msr	PMSCR, xzr
+	isb
+	ret
+
+/*
  * Single-operation probes: void name(uint64_t limitr, uint64_t addr,
  * uint64_t val). With PMSICR_EL1.COUNT = 1 the NOP decrements the
  * counter to zero and the operation at name_target is sampled

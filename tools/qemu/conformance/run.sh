@@ -220,10 +220,12 @@ props accepted max,spe-model=flat,spe-l1d-kib=32,spe-l2-kib=512,spe-llc-kib=4096
 props_readonly
 cpu_expansion
 run KNOB 1 max,spe-fault=ea:2,spe-strict=off
-# PMSICR_EL1.ECOUNT; E[22] when the ERnd secondary count defers a sample
-# (the strict model and the cache model, the defaults)
-run ERND 2 max,spe-ernd=on
-run ERND 2 max
+# PMSICR_EL1.ECOUNT, the ERnd secondary counter: read back, counting down
+# a deferral, a written one deferring the sample (RES0 without ERnd);
+# E[22] when it defers a sample (the strict model and the cache model,
+# the defaults)
+run ERND 5 max,spe-ernd=on
+run ERND 5 max
 # Sampling at EL0 (PMSCR_EL1.E0SPE): the PC packet's EL, CONTEXTIDR_EL1
 run EL0 2 max,spe-strict=off,spe-model=flat
 # LDTR/STTR/SETPT at EL1 with PAN: the PA of the EL0-permission access

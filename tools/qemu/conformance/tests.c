@@ -845,6 +845,235 @@ static void t_ernd_recent(void)
     spe_reset_regs();
 }
 
+/*
+ * PMSICR_EL1.ECOUNT as the secondary sample interval counter (SPE
+ * supplement 3.1.2, 4.3.10). With PMSIRR_EL1.RND = 1 and
+ * PMSIDR_EL1.ERnd = 1, when the primary counter (COUNT) reaches zero it
+ * is reloaded (COUNT[31:8] = INTERVAL, COUNT[7:0] = 0x00, 3.1.1) and
+ * ECOUNT is set to a random 0x00-0xff; "While the secondary sample
+ * interval counter is nonzero, the secondary sample interval counter
+ * decrements by 1 for each member of the sample population. The primary
+ * sample interval counter also continues to decrement", and "When the
+ * secondary sample interval counter reaches zero, an operation is
+ * selected for sampling" (3.1.2). With ERnd = 0 ECOUNT is RES0 (4.3.10):
+ * it reads 0 and a written one is dropped.
+ *
+ * Convention (the model's for COUNT, emulation.rst "Interval counter":
+ * the operation that finds COUNT already zero is the sampled one): COUNT
+ * = c means the (c+1)-th counted operation from there finds it zero;
+ * ECOUNT = e while a deferral is in progress means the (e+1)-th
+ * operation from there is sampled, COUNT decremented by each operation
+ * meanwhile. The operation that finds COUNT zero leaves COUNT =
+ * INTERVAL << 8 (RND = 0: the next sample INTERVAL * 256 + 1 operations
+ * on, the 3.1.2 note) and ECOUNT = r, so its sample is r + 1 operations
+ * on. Every instruction is a member of the population (ArchInst); see
+ * ops.S for which of the MSR/ISB pairs that enable and disable profiling
+ * count.
+ *
+ * PMSICR_EL1 is read with profiling disabled: it does not change then
+ * (3.1.3, 4.3.10), and sampling restarts from its value when profiling
+ * is enabled again (3.1.1, "If PMSICR_EL1 is nonzero") - the context
+ * switch PMSICR_EL1 is for (4.3.10). With INTERVAL = 256 (R = 0x10000)
+ * the primary, once reloaded, does not expire again in these sequences.
+ */
+#define ERND_R          0x10000ULL      /* INTERVAL << 8 */
+#define ECOUNT(icr)     ((icr) >> 56)
+#define COUNT(icr)      ((icr) & 0xffffffffULL)
+
+typedef void ernd_fn(uint64_t pmscr, uint64_t icr, uint64_t *out);
+extern ernd_fn ernd_reads, ernd_write;
+extern char ernd_reads_a[], ernd_reads_b[], ernd_reads_c[], ernd_write_ops[];
+
+/*
+ * Run @fn with PMSIRR_EL1 = INTERVAL 256 | RND and PMSICR_EL1 = @icr:
+ * the number of records, the PCs of the first two in @pc
+ */
+static uint64_t ernd_run(ernd_fn *fn, uint64_t icr, uint64_t *out,
+                         uint64_t *pc)
+{
+    uint64_t end, i;
+
+    spe_reset_regs();
+    clear_buf(BUF_BASE, 4096);
+    WR(PMBPTR_EL1, BUF_BASE);
+    WR(PMSIRR_EL1, ERND_R | 1);
+    WR(PMBLIMITR_EL1, BUF_LIMIT | 1);
+    ISB();
+    fn(2, icr, out);                        /* E1SPE */
+    PSB();
+    DSB();
+    WR(PMBLIMITR_EL1, 0);
+    ISB();
+    end = RD(PMBPTR_EL1);
+    for (i = 0; i < 2; i++) {
+        pc[i] = find_pkt(BUF_BASE + i * RECORD_SIZE, end, 0xb0, 0xff).payload &
+                ((1ULL << 56) - 1);
+    }
+    return (end - BUF_BASE) / RECORD_SIZE;
+}
+
+/*
+ * ECOUNT counts down during a deferral. PMSICR_EL1 = 1: the first NOP
+ * of ernd_reads takes COUNT to zero and the second (X, ernd_reads_a + 4)
+ * finds it zero. The first read is 4 operations after X (2 NOPs, the
+ * disabling MSR and ISB), the second 10 after the first (8 NOPs, MSR,
+ * ISB). With ERnd: COUNT = R - 4 at the first read; ECOUNT = e1 there;
+ * at the second both 10 lower; the sample the (ECOUNT + 1)-th operation
+ * after a read. A random ECOUNT small enough that the sample comes
+ * before the second read (r < 15, from its PC or ECOUNT) is tried again
+ * on fresh state, up to 8 times (1 in 17 tries is retried).
+ * Without ERnd (RND still 1): X itself is sampled, COUNT reloaded with a
+ * random COUNT[7:0] (3.1.2), ECOUNT reads 0.
+ */
+#define ERND_N1         4       /* operations from X to the first read */
+#define ERND_K          10      /* operations between the reads */
+
+static void t_ecount_counts_down(void)
+{
+    int ernd = (RD(PMSIDR_EL1) >> 5) & 1;
+    const char *n = ernd ? "ernd_ecount_counts_down" :
+                    "ernd_ecount_res0_after_expiry";
+    uint64_t out[2], pc[2], recs, e1, e2;
+    int i, spanned = 0;
+
+    if (!ernd) {
+        recs = ernd_run(ernd_reads, 1, out, pc);
+        CHECK_EQ(n, "records", recs, 1);
+        CHECK_EQ(n, "sampled PC (the operation finding COUNT zero)", pc[0],
+                 (uint64_t)ernd_reads_a + 4);
+        CHECK_EQ(n, "PMSICR[63:32] at read 1 (ECOUNT RES0)", out[0] >> 32, 0);
+        CHECK(n, COUNT(out[0]) >= ERND_R - ERND_N1 &&
+              COUNT(out[0]) <= ERND_R + 0xff - ERND_N1,
+              "COUNT at read 1 (R + random [7:0], 4 operations on)",
+              COUNT(out[0]), ERND_R - ERND_N1);
+        CHECK_EQ(n, "PMSICR at read 2 (10 operations on)", out[1],
+                 out[0] - ERND_K);
+        result(n, 1, "", 0, 0);
+        spe_reset_regs();
+        return;
+    }
+    for (i = 0; i < 8 && !spanned; i++) {
+        recs = ernd_run(ernd_reads, 1, out, pc);
+        if (recs && pc[0] < (uint64_t)ernd_reads_b - 16) {
+            /* r = 0..3: sampled before read 1, r + 1 after X: again */
+            CHECK_EQ(n, "records (sampled before read 1)", recs, 1);
+            CHECK(n, pc[0] >= (uint64_t)ernd_reads_a + 8,
+                  "sampled PC before read 1 (1..4 operations after X)",
+                  pc[0], (uint64_t)ernd_reads_a + 8);
+            continue;
+        }
+        CHECK_EQ(n, "COUNT at read 1 (reloaded to R when it expired, "
+                 "4 operations before)", COUNT(out[0]), ERND_R - ERND_N1);
+        CHECK_EQ(n, "PMSICR[55:32] at read 1", (out[0] >> 32) & 0xffffff, 0);
+        e1 = ECOUNT(out[0]);
+        CHECK(n, e1 <= 0xff - ERND_N1,
+              "ECOUNT at read 1 (random 0..255, 4 operations before)",
+              e1, 0xff - ERND_N1);
+        if (e1 == 0) {
+            /*
+             * r = 4: ECOUNT 0 at read 1 with the sample due next, which
+             * PMSICR_EL1 cannot tell from no deferral: tried again
+             */
+            continue;
+        }
+        CHECK_EQ(n, "records", recs, 1);
+        if (e1 < ERND_K) {
+            /* r = 5..13: sampled between the reads, in ernd_reads_b */
+            CHECK_EQ(n, "sampled PC ((ECOUNT+1)-th operation after read 1)",
+                     pc[0], (uint64_t)ernd_reads_b + 4 * e1);
+            continue;
+        }
+        if (e1 == ERND_K) {
+            /* r = 14: ECOUNT 0 at read 2 with the sample due next */
+            continue;
+        }
+        e2 = ECOUNT(out[1]);
+        CHECK_EQ(n, "ECOUNT at read 2 (10 operations after read 1)", e2,
+                 e1 - ERND_K);
+        CHECK_EQ(n, "COUNT at read 2 (10 operations after read 1)",
+                 COUNT(out[1]), COUNT(out[0]) - ERND_K);
+        CHECK_EQ(n, "PMSICR[55:32] at read 2", (out[1] >> 32) & 0xffffff, 0);
+        CHECK_EQ(n, "sampled PC ((ECOUNT+1)-th operation after read 2)",
+                 pc[0], (uint64_t)ernd_reads_c + 4 * e2);
+        spanned = 1;
+    }
+    CHECK(n, spanned, "tries until a deferral spans both reads", i, 8);
+    result(n, 1, "", 0, 0);
+    spe_reset_regs();
+}
+
+/*
+ * A written ECOUNT defers: PMSICR_EL1 = (5 << 56) | 1000, then 1300
+ * NOPs. With ERnd the 6th operation (ernd_write_ops + 5 * 4) is sampled,
+ * the primary counting down from 1000 meanwhile and after; the 1001st
+ * operation finds it zero (ernd_write_ops + 1000 * 4): reloaded, ECOUNT
+ * = random r, the second sample r + 1 operations on (NOP 1001..1256),
+ * none at NOP 1000. Without ERnd ECOUNT is RES0, the write's ECOUNT
+ * dropped: the one sample is the 1001st operation, COUNT then reloaded
+ * to R or more.
+ */
+static void t_ecount_write_defers(void)
+{
+    int ernd = (RD(PMSIDR_EL1) >> 5) & 1;
+    const char *n = ernd ? "ernd_ecount_write_defers" :
+                    "ernd_ecount_write_ignored";
+    uint64_t pc[2], recs, ops = (uint64_t)ernd_write_ops;
+
+    recs = ernd_run(ernd_write, (5ULL << 56) | 1000, NULL, pc);
+    if (!ernd) {
+        CHECK_EQ(n, "records", recs, 1);
+        CHECK_EQ(n, "sampled PC (the 1001st operation)", pc[0],
+                 ops + 1000 * 4);
+        result(n, 1, "", 0, 0);
+        spe_reset_regs();
+        return;
+    }
+    CHECK(n, recs >= 1, "records", recs, 2);
+    CHECK_EQ(n, "first sampled PC (the 6th operation: ECOUNT 5)", pc[0],
+             ops + 5 * 4);
+    CHECK_EQ(n, "records (ECOUNT's sample, then the primary's)", recs, 2);
+    CHECK(n, pc[1] >= ops + 1001 * 4 && pc[1] <= ops + 1256 * 4,
+          "second sampled PC (1..256 operations after the 1001st)",
+          pc[1], ops + 1001 * 4);
+    result(n, 1, "", 0, 0);
+    spe_reset_regs();
+}
+
+/*
+ * A written ECOUNT reads back, and counts down with COUNT: PMSICR_EL1 =
+ * (40 << 56) | 1000 reads back as written while profiling is disabled;
+ * through ernd_reads (6 operations to the first read, 10 to the
+ * second) ECOUNT 34 then 24, COUNT 994 then 984, and the one sample
+ * the 41st operation, 25 after the second read (ernd_reads_c + 24 * 4).
+ * Without ERnd: reads 1000, then COUNT 994 and 984 with ECOUNT 0, no
+ * sample (the primary would expire at the 1001st operation).
+ */
+static void t_ecount_written(void)
+{
+    int ernd = (RD(PMSIDR_EL1) >> 5) & 1;
+    const char *n = ernd ? "ernd_ecount_written_counts_down" :
+                    "ernd_ecount_written_res0";
+    const uint64_t icr = (40ULL << 56) | 1000;
+    uint64_t out[2], pc[2], recs, e = ernd ? 40 : 0;
+
+    spe_reset_regs();
+    WR(PMSICR_EL1, icr);
+    ISB();
+    CHECK_EQ(n, "PMSICR read back", RD(PMSICR_EL1), ernd ? icr : COUNT(icr));
+    recs = ernd_run(ernd_reads, icr, out, pc);
+    CHECK_EQ(n, "PMSICR at read 1 (6 operations on)", out[0],
+             ((ernd ? e - 6 : 0) << 56) | (1000 - 6));
+    CHECK_EQ(n, "PMSICR at read 2 (16 operations on)", out[1],
+             ((ernd ? e - 16 : 0) << 56) | (1000 - 16));
+    CHECK_EQ(n, "records", recs, ernd ? 1 : 0);
+    if (ernd) {
+        CHECK_EQ(n, "sampled PC (the 41st operation)", pc[0],
+                 (uint64_t)ernd_reads_c + 24 * 4);
+    }
+    result(n, 1, "", 0, 0);
+    spe_reset_regs();
+}
+
 #elif defined(MODE_FLAGS)
 
 /*
@@ -3862,6 +4091,9 @@ int main(void)
 #elif defined(MODE_ERND)
     t_ecount();
     t_ernd_recent();
+    t_ecount_counts_down();
+    t_ecount_write_defers();
+    t_ecount_written();
 #elif defined(MODE_PBT)
     t_pbt();
 #elif defined(MODE_EL0)
