@@ -221,12 +221,11 @@ props_readonly
 cpu_expansion
 run KNOB 1 max,spe-fault=ea:2,spe-strict=off
 # PMSICR_EL1.ECOUNT, the ERnd secondary counter: read back, counting down
-# a deferral, a written one deferring the sample, one at or above COUNT
-# (sampling again after the primary with RND 0, redrawn with RND 1), a
-# zero COUNT restarting (RES0 without ERnd); E[22] when it defers a
-# sample (the strict model and the cache model, the defaults)
-run ERND 9 max,spe-ernd=on
-run ERND 9 max
+# a deferral, a written one deferring the sample (RES0 without ERnd);
+# E[22] when it defers a sample (the strict model and the cache model,
+# the defaults)
+run ERND 5 max,spe-ernd=on
+run ERND 5 max
 # Sampling at EL0 (PMSCR_EL1.E0SPE): the PC packet's EL, CONTEXTIDR_EL1
 run EL0 2 max,spe-strict=off,spe-model=flat
 # LDTR/STTR/SETPT at EL1 with PAN: the PA of the EL0-permission access
