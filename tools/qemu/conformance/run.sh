@@ -38,6 +38,14 @@ tap() { # status name [detail]
 	esac
 }
 
+# tap_result <name prefix> <line>: a program's "RESULT <name> <status>
+# [detail]" line as TAP
+tap_result() {
+	local name status detail
+	read -r _ name status detail <<<"$2"
+	tap "$status" "$1$name" "$detail"
+}
+
 # link_elf <out> <cc args>...: a bare-metal program linked with start.S
 # and link.ld
 link_elf() {
@@ -64,7 +72,7 @@ build() {
 # "EXPECT-VIOLATION <rule>" (test <mode>-violations).
 run() {
 	local mode=$1 expect=$2 cpu=$3 mach=${4:+,$4} smp=${5:-1}
-	local out rc line status name detail got=0 gic=2 gic_seen=""
+	local out rc line got=0 gic=2 gic_seen=""
 	local want_v="" got_v=""
 	# GICv2 unless the machine options name a version
 	case "$mach" in
@@ -86,8 +94,7 @@ run() {
 		line=${line%$'\r'}
 		case "$line" in
 		RESULT\ *)
-			read -r _ name status detail <<<"$line"
-			tap "$status" "$name" "$detail"
+			tap_result "" "$line"
 			got=$((got + 1))
 			;;
 		"Bail out!"*) echo "# $line" ;;
@@ -187,6 +194,34 @@ cpu_expansion() {
 	fi
 }
 
+# migrated <label> <expected results> <cpu options>: the MIGRATE program
+# (tests.c) run straight and run migrated to a new QEMU at each of its
+# points (migrate.py); every STATE line must read the same in both
+migrated() {
+	local label=$1 expect=$2 cpu=$3 out=$work/migrate-$1.out got=0 rc=0
+	local line
+	if ! build MIGRATE; then
+		sed 's/^/# /' "$work/MIGRATE.build.log"
+		tap FAIL "build-MIGRATE" "compile error"
+		return
+	fi
+	timeout 300 python3 "$here/migrate.py" "$qemu" "$work/MIGRATE.elf" "$cpu" \
+		gic-version=2 >"$out" 2>&1 </dev/null || rc=$?
+	while IFS= read -r line; do
+		case "$line" in
+		RESULT\ *)
+			tap_result "$label-" "$line"
+			got=$((got + 1))
+			;;
+		"# "*) echo "$line" ;;
+		esac
+	done <"$out"
+	if [ "$got" -ne "$expect" ] || [ "$rc" -ne 0 ]; then
+		sed 's/^/# /' "$out" | tail -n 20
+		tap FAIL "$label-migrate-complete" "$got of $expect results, migrate.py exit $rc"
+	fi
+}
+
 echo "TAP version 13"
 echo "# qemu: $qemu"
 # The serial model (spe-strict=off): the probes disable the buffer while
@@ -220,12 +255,19 @@ props accepted max,spe-model=flat,spe-l1d-kib=32,spe-l2-kib=512,spe-llc-kib=4096
 props_readonly
 cpu_expansion
 run KNOB 1 max,spe-fault=ea:2,spe-strict=off
+# Migration: the interval counter, a deferral, a frozen counter, the
+# buffer registers and (strict model) the records in flight and what
+# direct reads see, each moved to a new QEMU mid-run (migrate.py)
+migrated migrate-serial 12 max,spe-ernd=on,spe-strict=off,spe-model=flat
+migrated migrate-strict 12 max,spe-ernd=on,spe-seed=1,spe-model=flat
+migrated migrate-default 12 max,spe-ernd=on,spe-seed=1
 # PMSICR_EL1.ECOUNT, the ERnd secondary counter: read back, counting down
-# a deferral, a written one deferring the sample (RES0 without ERnd);
-# E[22] when it defers a sample (the strict model and the cache model,
-# the defaults)
-run ERND 5 max,spe-ernd=on
-run ERND 5 max
+# a deferral, a written one deferring the sample, one at or above COUNT
+# (sampling again after the primary with RND 0, redrawn with RND 1), a
+# zero COUNT restarting (RES0 without ERnd); E[22] when it defers a
+# sample (the strict model and the cache model, the defaults)
+run ERND 9 max,spe-ernd=on
+run ERND 9 max
 # Sampling at EL0 (PMSCR_EL1.E0SPE): the PC packet's EL, CONTEXTIDR_EL1
 run EL0 2 max,spe-strict=off,spe-model=flat
 # LDTR/STTR/SETPT at EL1 with PAN: the PA of the EL0-permission access

@@ -30,7 +30,9 @@
  * SPE registers in the VNCR_EL2 page, and the records of an MRS/MSR it
  * makes a load/store; EL1 code under EL2), -DMODE_MTE (FEAT_MTE2: the
  * physical address packet's CH and PAT, on the board's mte=on), -DMODE_SME
- * (FEAT_SPE_SME, SPE_SME=1, and the same operations without it).
+ * (FEAT_SPE_SME, SPE_SME=1, and the same operations without it),
+ * -DMODE_MIGRATE (state dumps for migrate.py: the same program run
+ * straight and migrated to a new QEMU at each of its points).
  *
  * The modes other than STRICT, EL2 and EL3 run with spe-strict=off: their
  * probes disable the buffer while profiling is enabled, which strict mode
@@ -877,6 +879,7 @@ static void t_ernd_recent(void)
  * the primary, once reloaded, does not expire again in these sequences.
  */
 #define ERND_R          0x10000ULL      /* INTERVAL << 8 */
+#define ERND_RND        1               /* PMSIRR_EL1.RND */
 #define ECOUNT(icr)     ((icr) >> 56)
 #define COUNT(icr)      ((icr) & 0xffffffffULL)
 
@@ -885,10 +888,10 @@ extern ernd_fn ernd_reads, ernd_write;
 extern char ernd_reads_a[], ernd_reads_b[], ernd_reads_c[], ernd_write_ops[];
 
 /*
- * Run @fn with PMSIRR_EL1 = INTERVAL 256 | RND and PMSICR_EL1 = @icr:
+ * Run @fn with PMSIRR_EL1 = INTERVAL 256 | @rnd and PMSICR_EL1 = @icr:
  * the number of records, the PCs of the first two in @pc
  */
-static uint64_t ernd_run(ernd_fn *fn, uint64_t icr, uint64_t *out,
+static uint64_t ernd_run(ernd_fn *fn, int rnd, uint64_t icr, uint64_t *out,
                          uint64_t *pc)
 {
     uint64_t end, i;
@@ -896,7 +899,7 @@ static uint64_t ernd_run(ernd_fn *fn, uint64_t icr, uint64_t *out,
     spe_reset_regs();
     clear_buf(BUF_BASE, 4096);
     WR(PMBPTR_EL1, BUF_BASE);
-    WR(PMSIRR_EL1, ERND_R | 1);
+    WR(PMSIRR_EL1, ERND_R | rnd);
     WR(PMBLIMITR_EL1, BUF_LIMIT | 1);
     ISB();
     fn(2, icr, out);                        /* E1SPE */
@@ -937,7 +940,7 @@ static void t_ecount_counts_down(void)
     int i, spanned = 0;
 
     if (!ernd) {
-        recs = ernd_run(ernd_reads, 1, out, pc);
+        recs = ernd_run(ernd_reads, ERND_RND, 1, out, pc);
         CHECK_EQ(n, "records", recs, 1);
         CHECK_EQ(n, "sampled PC (the operation finding COUNT zero)", pc[0],
                  (uint64_t)ernd_reads_a + 4);
@@ -953,7 +956,7 @@ static void t_ecount_counts_down(void)
         return;
     }
     for (i = 0; i < 8 && !spanned; i++) {
-        recs = ernd_run(ernd_reads, 1, out, pc);
+        recs = ernd_run(ernd_reads, ERND_RND, 1, out, pc);
         if (recs && pc[0] < (uint64_t)ernd_reads_b - 16) {
             /* r = 0..3: sampled before read 1, r + 1 after X: again */
             CHECK_EQ(n, "records (sampled before read 1)", recs, 1);
@@ -1019,7 +1022,7 @@ static void t_ecount_write_defers(void)
                     "ernd_ecount_write_ignored";
     uint64_t pc[2], recs, ops = (uint64_t)ernd_write_ops;
 
-    recs = ernd_run(ernd_write, (5ULL << 56) | 1000, NULL, pc);
+    recs = ernd_run(ernd_write, ERND_RND, (5ULL << 56) | 1000, NULL, pc);
     if (!ernd) {
         CHECK_EQ(n, "records", recs, 1);
         CHECK_EQ(n, "sampled PC (the 1001st operation)", pc[0],
@@ -1060,7 +1063,7 @@ static void t_ecount_written(void)
     WR(PMSICR_EL1, icr);
     ISB();
     CHECK_EQ(n, "PMSICR read back", RD(PMSICR_EL1), ernd ? icr : COUNT(icr));
-    recs = ernd_run(ernd_reads, icr, out, pc);
+    recs = ernd_run(ernd_reads, ERND_RND, icr, out, pc);
     CHECK_EQ(n, "PMSICR at read 1 (6 operations on)", out[0],
              ((ernd ? e - 6 : 0) << 56) | (1000 - 6));
     CHECK_EQ(n, "PMSICR at read 2 (16 operations on)", out[1],
@@ -1069,6 +1072,203 @@ static void t_ecount_written(void)
     if (ernd) {
         CHECK_EQ(n, "sampled PC (the 41st operation)", pc[0],
                  (uint64_t)ernd_reads_c + 24 * 4);
+    }
+    result(n, 1, "", 0, 0);
+    spe_reset_regs();
+}
+
+/*
+ * A written ECOUNT at or above COUNT (3.1.2, 4.3.10). The secondary
+ * counter, while nonzero, decrements for each member of the population
+ * and selects one when it reaches zero, whatever RND is; the primary
+ * reaching zero with RND = 0 selects one too and is reloaded, with RND
+ * = 1 (and ERnd = 1) it is reloaded and sets ECOUNT to a random value
+ * instead. So with RND = 0 and PMSICR_EL1 = (e << 56) | c, e > c, (the
+ * convention above) the (c+1)-th operation is sampled, COUNT reloaded
+ * to R, and the (e+1)-th too, e - c operations later: ECOUNT and COUNT
+ * count down together before the first sample, ECOUNT and the reloaded
+ * COUNT between the two. e == c: both expire on the (c+1)-th operation,
+ * one sample. COUNT = 0 with ECOUNT nonzero: PMSICR_EL1 is nonzero, so
+ * sampling restarts from its values (3.1.1), COUNT is not loaded and
+ * the first operation finds it zero. Without ERnd ECOUNT is RES0: the
+ * primary's samples only, and a PMSICR_EL1 of ECOUNT alone is zero,
+ * loaded when profiling is enabled.
+ *
+ * Strict model: a sample taken less than 512 operations after the
+ * previous one may collide (3.1.4: PMBSR_EL1.COLL, no record; for the
+ * 197-210 operations here one time in 64, spe_strict_push()): such a
+ * run is tried again.
+ */
+#define ERND_PMBSR_COLL (1ULL << 16)
+
+typedef struct {
+    uint64_t icr;       /* PMSICR_EL1 as written */
+    uint64_t r1, r2;    /* PMSICR_EL1 at ernd_reads' two reads */
+    unsigned s1, s2;    /* the sampled operations (1 = the first); 0: none */
+} ErndCase;
+
+/* The PC of the @k-th operation ernd_reads counts, a NOP (ops.S) */
+static uint64_t ernd_reads_op(unsigned k)
+{
+    if (k <= 4) {
+        return (uint64_t)ernd_reads_a + 4 * (k - 1);
+    }
+    if (k <= 14) {
+        return (uint64_t)ernd_reads_b + 4 * (k - 7);
+    }
+    return (uint64_t)ernd_reads_c + 4 * (k - 17);
+}
+
+/* Each of @c through ernd_reads with RND = 0: one result, named @n */
+static void ernd_rnd0(const char *n, const ErndCase *c, unsigned nc)
+{
+    int ernd = (RD(PMSIDR_EL1) >> 5) & 1;
+    uint64_t out[2], pc[2], recs = 0, back;
+    unsigned i, t;
+
+    for (i = 0; i < nc; i++) {
+        spe_reset_regs();
+        WR(PMSICR_EL1, c[i].icr);
+        ISB();
+        back = RD(PMSICR_EL1);
+        for (t = 0; t < 4; t++) {
+            recs = ernd_run(ernd_reads, 0, c[i].icr, out, pc);
+            if (!(RD(PMBSR_EL1) & ERND_PMBSR_COLL)) {
+                break;
+            }
+        }
+        CHECK_EQ(n, "records", recs, (c[i].s1 != 0) + (c[i].s2 != 0));
+        if (c[i].s1) {
+            CHECK_EQ(n, "first sampled PC", pc[0], ernd_reads_op(c[i].s1));
+        }
+        if (c[i].s2) {
+            CHECK_EQ(n, "second sampled PC", pc[1], ernd_reads_op(c[i].s2));
+        }
+        CHECK_EQ(n, "PMSICR at read 1 (6 operations on)", out[0], c[i].r1);
+        CHECK_EQ(n, "PMSICR at read 2 (16 operations on)", out[1], c[i].r2);
+        CHECK_EQ(n, "PMSICR read back", back,
+                 ernd ? c[i].icr : COUNT(c[i].icr));
+    }
+    result(n, 1, "", 0, 0);
+    spe_reset_regs();
+}
+
+/*
+ * RND = 0, ECOUNT above COUNT: (250 << 56) | 40, sampled at the 41st
+ * and 251st operations, both counters read before the first sample;
+ * (200 << 56) | 3, sampled at the 4th and the 201st, read between the
+ * two. Without ERnd only the 41st, the 4th.
+ */
+static void t_ecount_outlasts(void)
+{
+    static const ErndCase with[] = {
+        { (250ULL << 56) | 40, (244ULL << 56) | 34, (234ULL << 56) | 24,
+          41, 251 },
+        { (200ULL << 56) | 3, (194ULL << 56) | (ERND_R - 2),
+          (184ULL << 56) | (ERND_R - 12), 4, 201 },
+    }, without[] = {
+        { (250ULL << 56) | 40, 34, 24, 41, 0 },
+        { (200ULL << 56) | 3, ERND_R - 2, ERND_R - 12, 4, 0 },
+    };
+
+    if ((RD(PMSIDR_EL1) >> 5) & 1) {
+        ernd_rnd0("ernd_ecount_outlasts_primary_rnd0", with, 2);
+    } else {
+        ernd_rnd0("ernd_ecount_outlasts_res0", without, 2);
+    }
+}
+
+/*
+ * RND = 0, ECOUNT equal to COUNT: (40 << 56) | 40 counts down together,
+ * one sample at the 41st operation; (3 << 56) | 3, one at the 4th,
+ * ECOUNT 0 after it. Without ERnd the same samples, ECOUNT reading 0.
+ */
+static void t_ecount_equal(void)
+{
+    static const ErndCase with[] = {
+        { (40ULL << 56) | 40, (34ULL << 56) | 34, (24ULL << 56) | 24, 41, 0 },
+        { (3ULL << 56) | 3, ERND_R - 2, ERND_R - 12, 4, 0 },
+    }, without[] = {
+        { (40ULL << 56) | 40, 34, 24, 41, 0 },
+        { (3ULL << 56) | 3, ERND_R - 2, ERND_R - 12, 4, 0 },
+    };
+
+    if ((RD(PMSIDR_EL1) >> 5) & 1) {
+        ernd_rnd0("ernd_ecount_equal_one_sample", with, 2);
+    } else {
+        ernd_rnd0("ernd_ecount_equal_res0", without, 2);
+    }
+}
+
+/*
+ * RND = 0, COUNT = 0 and ECOUNT = 200 (3.1.1: PMSICR_EL1 is nonzero):
+ * the 1st operation finds COUNT zero and is sampled, COUNT reloaded (R
+ * - 5 at read 1), and the 201st. Without ERnd PMSICR_EL1 is zero and
+ * loaded: R - 6 at read 1, no sample.
+ */
+static void t_ecount_count_zero(void)
+{
+    static const ErndCase with[] = {
+        { 200ULL << 56, (194ULL << 56) | (ERND_R - 5),
+          (184ULL << 56) | (ERND_R - 15), 1, 201 },
+    }, without[] = {
+        { 200ULL << 56, ERND_R - 6, ERND_R - 16, 0, 0 },
+    };
+
+    if ((RD(PMSIDR_EL1) >> 5) & 1) {
+        ernd_rnd0("ernd_ecount_count_zero_restarts", with, 1);
+    } else {
+        ernd_rnd0("ernd_ecount_count_zero_res0_loaded", without, 1);
+    }
+}
+
+/*
+ * RND = 1 and ERnd = 1, ECOUNT at or above COUNT: the primary's expiry
+ * sets ECOUNT to a random value (3.1.2; 4.3.10, COUNT), the written one
+ * lost. PMSICR_EL1 = (250 << 56) | 3 and (3 << 56) | 3 through
+ * ernd_reads: the 4th operation finds COUNT zero, COUNT is reloaded (R
+ * - 2 and R - 12 at the reads, whatever the draw) and the one sample is
+ * the drawn 0..255 operations on (the model's draw, as in
+ * t_ecount_counts_down: the 4th to the 259th). Without ERnd the 4th is
+ * sampled and COUNT reloaded with a random COUNT[7:0].
+ */
+static void t_ecount_rnd_redraws(void)
+{
+    static const uint64_t icr[] = { (250ULL << 56) | 3, (3ULL << 56) | 3 };
+    int ernd = (RD(PMSIDR_EL1) >> 5) & 1;
+    const char *n = ernd ? "ernd_ecount_rnd1_primary_redraws" :
+                    "ernd_ecount_rnd1_res0";
+    uint64_t out[2], pc[2], recs, back;
+    unsigned i;
+
+    for (i = 0; i < 2; i++) {
+        spe_reset_regs();
+        WR(PMSICR_EL1, icr[i]);
+        ISB();
+        back = RD(PMSICR_EL1);
+        recs = ernd_run(ernd_reads, ERND_RND, icr[i], out, pc);
+        CHECK_EQ(n, "records (one sample)", recs, 1);
+        if (ernd) {
+            CHECK(n, pc[0] >= ernd_reads_op(4) &&
+                  pc[0] <= ernd_reads_op(259) && !(pc[0] & 3),
+                  "sampled PC (0..255 operations after the 4th)", pc[0],
+                  ernd_reads_op(4));
+            CHECK_EQ(n, "COUNT at read 1 (reloaded at the 4th operation)",
+                     COUNT(out[0]), ERND_R - 2);
+            CHECK_EQ(n, "COUNT at read 2", COUNT(out[1]), ERND_R - 12);
+        } else {
+            CHECK_EQ(n, "sampled PC (the 4th operation)", pc[0],
+                     ernd_reads_op(4));
+            CHECK_EQ(n, "PMSICR[63:32] at read 1 (ECOUNT RES0)",
+                     out[0] >> 32, 0);
+            CHECK(n, COUNT(out[0]) >= ERND_R - 2 &&
+                  COUNT(out[0]) <= ERND_R + 0xff - 2,
+                  "COUNT at read 1 (R + random [7:0], 2 operations on)",
+                  COUNT(out[0]), ERND_R - 2);
+            CHECK_EQ(n, "PMSICR at read 2 (10 operations on)", out[1],
+                     out[0] - ERND_K);
+        }
+        CHECK_EQ(n, "PMSICR read back", back, ernd ? icr[i] : COUNT(icr[i]));
     }
     result(n, 1, "", 0, 0);
     spe_reset_regs();
@@ -4048,6 +4248,151 @@ static void t_preset(void)
 }
 #endif
 
+#if defined(MODE_MIGRATE)
+/*
+ * Migration (run.sh's migrated(), migrate.py): the program runs once
+ * straight through and once moved to a new QEMU at each MIGRATE-POINT;
+ * every STATE line must read the same in both runs. The model's state is
+ * the architected state, so nothing here has an expected value of its
+ * own: the run that was not migrated is the oracle. Each point leaves a
+ * deferral, a random draw, a frozen counter or records in flight, with
+ * profiling disabled, and waits half a second of virtual time (the
+ * virtual counter stops with the machine) for the runner to stop it.
+ */
+#define CNTFRQ_EL0  S3_3_C14_C0_0
+#define CNTVCT_EL0  S3_3_C14_C0_2
+#define PMSIRR_RND  1ULL
+#define ECOUNT(v)   ((uint64_t)(v) << 56)
+
+static void mig_point(uint64_t k)
+{
+    uint64_t end;
+
+    ISB();
+    end = RD(CNTVCT_EL0) + RD(CNTFRQ_EL0) / 2;
+    puts_("MIGRATE-POINT ");
+    puthex(k);
+    puts_("\n");
+    while (RD(CNTVCT_EL0) < end) {
+    }
+    puts_("POINT-PASSED ");
+    puthex(k);
+    puts_("\n");
+}
+
+static void mig_state(const char *dump, const char *what, uint64_t v)
+{
+    puts_("STATE ");
+    puts_(dump);
+    puts_(" ");
+    puts_(what);
+    puts_(" ");
+    puthex(v);
+    puts_("\n");
+}
+
+/* The SPE registers as a direct read sees them */
+static void mig_regs(const char *dump)
+{
+    mig_state(dump, "PMSICR", RD(PMSICR_EL1));
+    mig_state(dump, "PMSIRR", RD(PMSIRR_EL1));
+    mig_state(dump, "PMSCR", RD(PMSCR_EL1));
+    mig_state(dump, "PMSFCR", RD(PMSFCR_EL1));
+    mig_state(dump, "PMSEVFR", RD(PMSEVFR_EL1));
+    mig_state(dump, "PMSNEVFR", RD(PMSNEVFR_EL1));
+    mig_state(dump, "PMSLATFR", RD(PMSLATFR_EL1));
+    mig_state(dump, "PMBLIMITR", RD(PMBLIMITR_EL1));
+    mig_state(dump, "PMBPTR", RD(PMBPTR_EL1));
+    mig_state(dump, "PMBSR", RD(PMBSR_EL1));
+}
+
+/* ... and after the architected synchronization, the records written */
+static void mig_records(const char *dump)
+{
+    uint64_t ptr, h = 0xcbf29ce484222325ULL, a;
+
+    PSB();
+    DSB();
+    ISB();
+    mig_regs(dump);
+    ptr = RD(PMBPTR_EL1);
+    for (a = BUF_BASE; a < ptr && a < BUF_LIMIT; a++) {
+        h = (h ^ *(volatile uint8_t *)a) * 0x100000001b3ULL;     /* FNV-1a */
+    }
+    mig_state(dump, "records", (ptr - BUF_BASE) / RECORD_SIZE);
+    mig_state(dump, "hash", h);
+}
+
+/* Sample EL1 over spe_spin(iters) into [BUF_BASE, limit); stop as 3.6 says */
+static void mig_profile(uint64_t iters, uint64_t limit, int sync)
+{
+    WR(PMBLIMITR_EL1, limit | 1);
+    ISB();
+    WR(PMSCR_EL1, 2);
+    ISB();
+    spe_spin(iters);
+    WR(PMSCR_EL1, 0);
+    ISB();
+    if (sync) {
+        PSB();
+        DSB();
+        ISB();
+    }
+}
+
+static void mig_setup(uint64_t irr, uint64_t icr)
+{
+    spe_reset_regs();
+    clear_buf(BUF_BASE, BUF_LIMIT - BUF_BASE);
+    WR(PMBPTR_EL1, BUF_BASE);
+    WR(PMSIRR_EL1, irr);
+    WR(PMSICR_EL1, icr);
+    ISB();
+}
+
+static void t_migrate(void)
+{
+    uint64_t i;
+
+    /* a: a written ECOUNT below COUNT, deferring the next sample (ERnd) */
+    mig_setup(0x1000, ECOUNT(5) | 100);
+    mig_point(1);
+    mig_regs("a0");
+    mig_profile(300, BUF_LIMIT, 1);
+    mig_records("a1");
+
+    /* b: RND = 1, stopped while a random ECOUNT defers a sample */
+    mig_setup(0x100 | PMSIRR_RND, 0);
+    for (i = 0; i < 200 && !(RD(PMSICR_EL1) >> 56); i++) {
+        mig_profile(50, BUF_LIMIT, 1);
+    }
+    mig_state("b0", "steps", i);
+    mig_point(2);
+    mig_regs("b0");
+    mig_profile(3000, BUF_LIMIT, 1);
+    mig_records("b1");
+
+    /* c: a full buffer: PMBSR_EL1.S set, the counter frozen (3.5) */
+    mig_setup(0x100, 0);
+    mig_profile(40000, BUF_BASE + 0x1000, 1);
+    mig_point(3);
+    mig_regs("c0");
+    WR(PMBSR_EL1, 0);
+    WR(PMBPTR_EL1, BUF_BASE);
+    ISB();
+    mig_profile(2000, BUF_LIMIT, 1);
+    mig_records("c1");
+
+    /* d: records in flight: profiling disabled, no PSB CSYNC yet */
+    mig_setup(0x400, 0);
+    mig_profile(25000, BUF_LIMIT, 0);
+    mig_point(4);
+    mig_records("d1");
+    WR(PMBLIMITR_EL1, 0);
+    ISB();
+}
+#endif
+
 int main(void);
 int main(void)
 {
@@ -4094,6 +4439,10 @@ int main(void)
     t_ecount_counts_down();
     t_ecount_write_defers();
     t_ecount_written();
+    t_ecount_outlasts();
+    t_ecount_equal();
+    t_ecount_count_zero();
+    t_ecount_rnd_redraws();
 #elif defined(MODE_PBT)
     t_pbt();
 #elif defined(MODE_EL0)
@@ -4111,6 +4460,8 @@ int main(void)
     t_mte_setg();
 #elif defined(MODE_SME)
     t_sme();
+#elif defined(MODE_MIGRATE)
+    t_migrate();
 #else
     puts_(gic_init(SPE_INTID) == 3 ? "# GICv3\n" : "# GICv2\n");
     t_id();
