@@ -739,6 +739,12 @@ static void t_pbt(void)
 }
 
 #elif defined(MODE_ERND)
+/* PMSIDR_EL1.ERnd: the secondary counter is implemented */
+static int have_ernd(void)
+{
+    return !!(RD(PMSIDR_EL1) & SPE_PMSIDR_ERND_MASK);
+}
+
 
 /*
  * PMSICR_EL1.ECOUNT, bits [63:56]: the secondary counter when
@@ -747,7 +753,7 @@ static void t_pbt(void)
  */
 static void t_ecount(void)
 {
-    int ernd = (RD(PMSIDR_EL1) >> 5) & 1;
+    int ernd = have_ernd();
     uint64_t want = ernd ? 0xff000000ffffffffULL : 0xffffffffULL;
     const char *n = ernd ? "pmsicr_ecount_with_ernd" : "pmsicr_ecount_res0";
 
@@ -814,7 +820,7 @@ static uint64_t ernd_sample(uint64_t addr, int rnd, uint64_t *pc,
 
 static void t_ernd_recent(void)
 {
-    int ernd = (RD(PMSIDR_EL1) >> 5) & 1;
+    int ernd = have_ernd();
     const char *n = ernd ? "model_recent_ernd_deferral_empties" :
                     "model_recent_rnd_without_ernd";
     uint64_t pc, ev, at, d;
@@ -879,7 +885,7 @@ static void t_ernd_recent(void)
  * the primary, once reloaded, does not expire again in these sequences.
  */
 #define ERND_R          0x10000ULL      /* INTERVAL << 8 */
-#define ERND_RND        1               /* PMSIRR_EL1.RND */
+#define ERND_RND        SPE_PMSIRR_RND_MASK
 #define ECOUNT(icr)     ((icr) >> 56)
 #define COUNT(icr)      ((icr) & 0xffffffffULL)
 
@@ -933,7 +939,7 @@ static uint64_t ernd_run(ernd_fn *fn, int rnd, uint64_t icr, uint64_t *out,
 
 static void t_ecount_counts_down(void)
 {
-    int ernd = (RD(PMSIDR_EL1) >> 5) & 1;
+    int ernd = have_ernd();
     const char *n = ernd ? "ernd_ecount_counts_down" :
                     "ernd_ecount_res0_after_expiry";
     uint64_t out[2], pc[2], recs, e1, e2;
@@ -1017,7 +1023,7 @@ static void t_ecount_counts_down(void)
  */
 static void t_ecount_write_defers(void)
 {
-    int ernd = (RD(PMSIDR_EL1) >> 5) & 1;
+    int ernd = have_ernd();
     const char *n = ernd ? "ernd_ecount_write_defers" :
                     "ernd_ecount_write_ignored";
     uint64_t pc[2], recs, ops = (uint64_t)ernd_write_ops;
@@ -1053,7 +1059,7 @@ static void t_ecount_write_defers(void)
  */
 static void t_ecount_written(void)
 {
-    int ernd = (RD(PMSIDR_EL1) >> 5) & 1;
+    int ernd = have_ernd();
     const char *n = ernd ? "ernd_ecount_written_counts_down" :
                     "ernd_ecount_written_res0";
     const uint64_t icr = (40ULL << 56) | 1000;
@@ -1099,8 +1105,6 @@ static void t_ecount_written(void)
  * 197-210 operations here one time in 64, spe_strict_push()): such a
  * run is tried again.
  */
-#define ERND_PMBSR_COLL (1ULL << 16)
-
 typedef struct {
     uint64_t icr;       /* PMSICR_EL1 as written */
     uint64_t r1, r2;    /* PMSICR_EL1 at ernd_reads' two reads */
@@ -1119,10 +1123,17 @@ static uint64_t ernd_reads_op(unsigned k)
     return (uint64_t)ernd_reads_c + 4 * (k - 17);
 }
 
-/* Each of @c through ernd_reads with RND = 0: one result, named @n */
-static void ernd_rnd0(const char *n, const ErndCase *c, unsigned nc)
+/*
+ * Each case through ernd_reads with RND = 0, one result: @with, named
+ * @n_with, with ERnd; @without, named @n_without, without (@nc each)
+ */
+static void ernd_rnd0(const char *n_with, const ErndCase *with,
+                      const char *n_without, const ErndCase *without,
+                      unsigned nc)
 {
-    int ernd = (RD(PMSIDR_EL1) >> 5) & 1;
+    int ernd = have_ernd();
+    const char *n = ernd ? n_with : n_without;
+    const ErndCase *c = ernd ? with : without;
     uint64_t out[2], pc[2], recs = 0, back;
     unsigned i, t;
 
@@ -1133,7 +1144,7 @@ static void ernd_rnd0(const char *n, const ErndCase *c, unsigned nc)
         back = RD(PMSICR_EL1);
         for (t = 0; t < 4; t++) {
             recs = ernd_run(ernd_reads, 0, c[i].icr, out, pc);
-            if (!(RD(PMBSR_EL1) & ERND_PMBSR_COLL)) {
+            if (!(RD(PMBSR_EL1) & SPE_PMBSR_COLL_MASK)) {
                 break;
             }
         }
@@ -1171,11 +1182,8 @@ static void t_ecount_outlasts(void)
         { (200ULL << 56) | 3, ERND_R - 2, ERND_R - 12, 4, 0 },
     };
 
-    if ((RD(PMSIDR_EL1) >> 5) & 1) {
-        ernd_rnd0("ernd_ecount_outlasts_primary_rnd0", with, 2);
-    } else {
-        ernd_rnd0("ernd_ecount_outlasts_res0", without, 2);
-    }
+    ernd_rnd0("ernd_ecount_outlasts_primary_rnd0", with,
+              "ernd_ecount_outlasts_res0", without, 2);
 }
 
 /*
@@ -1193,11 +1201,8 @@ static void t_ecount_equal(void)
         { (3ULL << 56) | 3, ERND_R - 2, ERND_R - 12, 4, 0 },
     };
 
-    if ((RD(PMSIDR_EL1) >> 5) & 1) {
-        ernd_rnd0("ernd_ecount_equal_one_sample", with, 2);
-    } else {
-        ernd_rnd0("ernd_ecount_equal_res0", without, 2);
-    }
+    ernd_rnd0("ernd_ecount_equal_one_sample", with,
+              "ernd_ecount_equal_res0", without, 2);
 }
 
 /*
@@ -1215,11 +1220,8 @@ static void t_ecount_count_zero(void)
         { 200ULL << 56, ERND_R - 6, ERND_R - 16, 0, 0 },
     };
 
-    if ((RD(PMSIDR_EL1) >> 5) & 1) {
-        ernd_rnd0("ernd_ecount_count_zero_restarts", with, 1);
-    } else {
-        ernd_rnd0("ernd_ecount_count_zero_res0_loaded", without, 1);
-    }
+    ernd_rnd0("ernd_ecount_count_zero_restarts", with,
+              "ernd_ecount_count_zero_res0_loaded", without, 1);
 }
 
 /*
@@ -1235,7 +1237,7 @@ static void t_ecount_count_zero(void)
 static void t_ecount_rnd_redraws(void)
 {
     static const uint64_t icr[] = { (250ULL << 56) | 3, (3ULL << 56) | 3 };
-    int ernd = (RD(PMSIDR_EL1) >> 5) & 1;
+    int ernd = have_ernd();
     const char *n = ernd ? "ernd_ecount_rnd1_primary_redraws" :
                     "ernd_ecount_rnd1_res0";
     uint64_t out[2], pc[2], recs, back;
@@ -4261,8 +4263,7 @@ static void t_preset(void)
  */
 #define CNTFRQ_EL0  S3_3_C14_C0_0
 #define CNTVCT_EL0  S3_3_C14_C0_2
-#define PMSIRR_RND  1ULL
-#define ECOUNT(v)   ((uint64_t)(v) << 56)
+#define ECOUNT(v)   ((uint64_t)(v) << SPE_PMSICR_ECOUNT_SHIFT)
 
 static void mig_point(uint64_t k)
 {
@@ -4362,7 +4363,7 @@ static void t_migrate(void)
     mig_records("a1");
 
     /* b: RND = 1, stopped while a random ECOUNT defers a sample */
-    mig_setup(0x100 | PMSIRR_RND, 0);
+    mig_setup(0x100 | SPE_PMSIRR_RND_MASK, 0);
     for (i = 0; i < 200 && !(RD(PMSICR_EL1) >> 56); i++) {
         mig_profile(50, BUF_LIMIT, 1);
     }
