@@ -16,9 +16,21 @@ The run that was not migrated is the oracle: each "STATE <dump> <reg>
 <name> PASS|FAIL [detail]" line per point (migrate_point_<k>: moved while
 waiting there), per dump (migrate_state_<dump>: every STATE line of it
 equal) and migrate_exit (the same exit status), the form run.sh reads.
+
+    migrate.py --refuse QEMU ELF CPU [MACHINE-OPTIONS]
+
+Refusals: the machine saved at the first point is loaded into a new QEMU
+as saved (it must load) and then with one field of the strict model's
+subsection (cpu/spe/strict) changed, or into a QEMU with another
+spe-inflight. Each changed stream must be refused: the destination exits
+with status 1, not by a signal, having said why. Where each field lies is
+read from the stream's own description of itself (the JSON vmdesc QEMU
+appends), not assumed. One "RESULT refuse_<case>" line per case.
 """
 import json
 import os
+import shutil
+import struct
 import socket
 import subprocess
 import sys
@@ -171,7 +183,176 @@ def result(name, ok, detail=""):
     print(f"RESULT {name} {'PASS' if ok else 'FAIL'}" + (f" {detail}" if detail else ""))
 
 
+QEMU_VM_SUBSECTION = 0x05
+QEMU_VM_VMDESCRIPTION = 0x06
+STRICT = "cpu/spe/strict"
+
+
+def vmdesc(data):
+    """The JSON description QEMU appends to a stream, its last part: a
+    QEMU_VM_VMDESCRIPTION byte, the JSON's length and the JSON."""
+    k = len(data)
+    while True:
+        k = data.rfind(b"{", 0, k)
+        if k < 5:
+            raise RuntimeError("no vmdesc at the end of the stream")
+        n = struct.unpack(">I", data[k - 4:k])[0]
+        if data[k - 5] == QEMU_VM_VMDESCRIPTION and k + n == len(data):
+            return json.loads(data[k:])
+
+
+def find_vmsd(desc, name):
+    if isinstance(desc, dict):
+        if desc.get("vmsd_name") == name:
+            return desc
+        desc = list(desc.values())
+    if isinstance(desc, list):
+        for v in desc:
+            got = find_vmsd(v, name)
+            if got:
+                return got
+    return None
+
+
+def field_offsets(vmsd, base=0, prefix=""):
+    """{path: (offset, size)} of every field of vmsd, elements of arrays as
+    path[i]; offsets from the first field's."""
+    out, off = {}, base
+    for f in vmsd["fields"]:
+        n, size = f.get("array_len", 1), f["size"]
+        for i in range(n):
+            path = prefix + f["name"] + (f"[{i}]" if "array_len" in f else "")
+            if f.get("type") == "struct":
+                out.update(field_offsets(f["struct"], off, path + "."))
+            else:
+                out[path] = (off, size)
+            off += size
+    return out
+
+
+def strict_fields(data):
+    """Where the first CPU's cpu/spe/strict fields lie in the stream."""
+    sub = find_vmsd(vmdesc(data), STRICT)
+    if not sub:
+        raise RuntimeError(f"{STRICT} not described in the stream")
+    name = STRICT.encode()
+    head = bytes([QEMU_VM_SUBSECTION, len(name)]) + name + struct.pack(">I", sub["version"])
+    at = data.find(head)
+    if at < 0:
+        raise RuntimeError(f"no {STRICT} subsection in the stream")
+    return {k: (at + len(head) + o, n) for k, (o, n) in field_offsets(sub).items()}
+
+
+def poke(data, fields, changes):
+    out = bytearray(data)
+    for name, value in changes.items():
+        off, size = fields[name]
+        out[off:off + size] = value.to_bytes(size, "big")
+    return bytes(out)
+
+
+def peek(data, fields, name):
+    off, size = fields[name]
+    return int.from_bytes(data[off:off + size], "big")
+
+
+def load(argv, tmp, tag, state):
+    """Load state into a new QEMU: (completed?, exit status or None, its
+    stderr)."""
+    try:
+        proc, serial, qmp = start(argv, tmp, tag, True)
+        qmp.cmd("migrate-incoming", uri="file:" + state)
+        try:
+            qmp.migration_done()
+            done = True
+            qmp.cmd("quit")
+        except RuntimeError:
+            done = False
+        rc = proc.wait(timeout=TIMEOUT)
+    except (RuntimeError, OSError, subprocess.TimeoutExpired) as e:
+        done, rc = False, f"no exit ({e})"
+    finally:
+        for p in PROCS:
+            if p.poll() is None:
+                p.kill()
+                p.wait()
+    with open(os.path.join(tmp, tag + ".err"), errors="replace") as f:
+        return done, rc, f.read()
+
+
+def refusals(qemu, elf, cpu, mach):
+    argv = qemu_argv(qemu, elf, cpu, mach)
+    with tempfile.TemporaryDirectory() as tmp:
+        state = os.path.join(tmp, "state")
+        try:
+            proc, serial, qmp = start(argv, tmp, "src", False)
+            for line in serial:
+                if line.startswith("MIGRATE-POINT"):
+                    break
+            else:
+                raise RuntimeError("the program reached no MIGRATE-POINT")
+            qmp.cmd("stop")
+            qmp.cmd("migrate", uri="file:" + state)
+            qmp.migration_done()
+            qmp.cmd("quit")
+            proc.wait(timeout=TIMEOUT)
+            with open(state, "rb") as f:
+                data = f.read()
+            fields = strict_fields(data)
+        except (RuntimeError, OSError, subprocess.TimeoutExpired, KeyError, ValueError) as e:
+            result("refuse_setup", False, str(e))
+            return
+        finally:
+            for p in PROCS:
+                if p.poll() is None:
+                    p.kill()
+                    p.wait()
+        n = peek(data, fields, "spe_inflight")
+        done, rc, err = load(argv, tmp, "as-saved", state)
+        ok = done and rc == 0
+        result("refuse_none", ok, "" if ok else
+               f"the stream as saved: {'loaded' if done else 'refused'}, exit {rc}: "
+               + " ".join(err.split())[-300:])
+        # case: changed fields, or None with another spe-inflight; the words
+        # the destination must say
+        cases = [
+            ("inflight", None, "spe-inflight must be the same on both sides"),
+            ("ring_head", {"env.spe.q_head": n}, "record ring head"),
+            ("ring_len", {"env.spe.q_head": 0, "env.spe.q_len": n + 1}, "record ring head"),
+            ("ring_csync", {"env.spe.q_len": 0, "env.spe.q_csync": 1}, "record ring head"),
+            ("flight_len", {f"spe_q[{n - 1}].len": 2049}, f"record {n - 1} in flight is 2049 bytes"),
+            ("held_runs", {"spe_held.n_runs": 65}, "65 held runs"),
+            ("held_len", {"spe_held.len": 65537}, "held runs of 65537 bytes"),
+            ("held_run_len", {"spe_held.n_runs": 1, "spe_held.len": 16,
+                              "spe_held.run[0].off": 8, "spe_held.run[0].len": 9},
+             "held run 0 (9 bytes at 8) outside the 16 bytes held"),
+            ("held_run_off", {"spe_held.n_runs": 1, "spe_held.len": 16,
+                              "spe_held.run[0].off": 17, "spe_held.run[0].len": 0},
+             "held run 0 (0 bytes at 17) outside the 16 bytes held"),
+        ]
+        for name, changes, words in cases:
+            path, dest = state, argv
+            if changes is None:
+                other = 8 if n != 8 else 4
+                dest = qemu_argv(qemu, elf, f"{cpu},spe-inflight={other}", mach)
+            else:
+                path = os.path.join(tmp, "state-" + name)
+                with open(path, "wb") as f:
+                    f.write(poke(data, fields, changes))
+            done, rc, err = load(dest, tmp, name, path)
+            said = " ".join(err.split())
+            ok = not done and rc == 1 and words in said
+            result(f"refuse_{name}", ok, "" if ok else
+                   f"{'loaded' if done else 'refused'}, exit {rc}, want 1 and \"{words}\": {said[-300:]}")
+
+
 def main(argv):
+    if len(argv) > 1 and argv[1] == "--refuse":
+        if len(argv) < 5:
+            print(__doc__.strip(), file=sys.stderr)
+            return 2
+        refusals(argv[2], argv[3], argv[4], argv[5] if len(argv) > 5 else "")
+        return 0
     if len(argv) < 4:
         print(__doc__.strip(), file=sys.stderr)
         return 2

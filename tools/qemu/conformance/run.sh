@@ -194,9 +194,12 @@ cpu_expansion() {
 	fi
 }
 
-# migrated <label> <expected results> <cpu options>: the MIGRATE program
-# (tests.c) run straight and run migrated to a new QEMU at each of its
-# points (migrate.py); every STATE line must read the same in both
+# migrated <label> <expected results> <cpu options> [--refuse]: the
+# MIGRATE program (tests.c) run straight and run migrated to a new QEMU at
+# each of its points (migrate.py); every STATE line must read the same in
+# both. With --refuse: its state at the first point, with a field of the
+# strict model's subsection out of range or loaded with another
+# spe-inflight, must be refused with a message saying why
 migrated() {
 	local label=$1 expect=$2 cpu=$3 out=$work/migrate-$1.out got=0 rc=0
 	local line
@@ -205,7 +208,7 @@ migrated() {
 		tap FAIL "build-MIGRATE" "compile error"
 		return
 	fi
-	timeout 300 python3 "$here/migrate.py" "$qemu" "$work/MIGRATE.elf" "$cpu" \
+	timeout 300 python3 "$here/migrate.py" ${4:+"$4"} "$qemu" "$work/MIGRATE.elf" "$cpu" \
 		gic-version=2 >"$out" 2>&1 </dev/null || rc=$?
 	while IFS= read -r line; do
 		case "$line" in
@@ -261,6 +264,7 @@ run KNOB 1 max,spe-fault=ea:2,spe-strict=off
 migrated migrate-serial 12 max,spe-ernd=on,spe-strict=off,spe-model=flat
 migrated migrate-strict 12 max,spe-ernd=on,spe-seed=1,spe-model=flat
 migrated migrate-default 12 max,spe-ernd=on,spe-seed=1
+migrated migrate-refused 10 max,spe-ernd=on,spe-seed=1,spe-model=flat --refuse
 # PMSICR_EL1.ECOUNT, the ERnd secondary counter: read back, counting down
 # a deferral, a written one deferring the sample, one at or above COUNT
 # (sampling again after the primary with RND 0, redrawn with RND 1), a
