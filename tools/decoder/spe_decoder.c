@@ -895,6 +895,7 @@ int spe_decoder_next(struct spe_decoder *d, struct spe_record *rec)
 			STAT_ADD(d, pad_bytes, (size_t)(q - p));
 			d->pos = (size_t)(q - d->buf);
 		}
+		__builtin_prefetch(q + SPE__PREFETCH_AHEAD);
 		if ((size_t)(end - q) >= FAST_REC_SPAN) {
 			const uint8_t *next = fast_record(d, rec, q);
 

@@ -93,6 +93,16 @@ int spe__batch_simd(void);
 #endif
 #define SPE__LAYOUTS		16u	/* layouts kept per thread */
 #define SPE__LAYOUT_SPAN	128u	/* bytes a record's match reads: its maximum size */
+/*
+ * How far ahead of the record it decodes a walk of the trace prefetches
+ * (__builtin_prefetch, one a record): a chain of records does not let the
+ * processor run ahead to load the next ones, and its own prefetcher does
+ * not reach far enough.
+ * Two chains of records on the unpadded generated trace, on an Intel
+ * Xeon of the CI class: 1 KiB ahead ran at 0.7x of 8 KiB, 2-4 KiB at
+ * 0.9-0.95x, 16-32 KiB at 0.97x (Documentation/benchmarks.rst).
+ */
+#define SPE__PREFETCH_AHEAD	8192u
 
 /* 1 if the record layouts can be used on this machine */
 int spe__layouts_avail(void);
