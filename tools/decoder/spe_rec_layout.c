@@ -378,7 +378,8 @@ static inline int step_nb(const uint8_t *buf, const uint8_t **pp, const uint8_t 
 	/*
 	 * the chain's next loads wait for this record's compares: the
 	 * processor does not run ahead to fetch them early (measured on 256
-	 * MiB traces: 1.3-2x with this)
+	 * MiB traces: 1.3-2x with 1 KiB ahead, against none; how far:
+	 * SPE__PREFETCH_AHEAD)
 	 */
 	__builtin_prefetch(p + SPE__PREFETCH_AHEAD);
 	l = layout_nb(p, end, &lo, &hi, ng);

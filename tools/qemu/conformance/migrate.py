@@ -22,7 +22,7 @@ equal) and migrate_exit (the same exit status), the form run.sh reads.
 Refusals: the machine saved at the first point is loaded into a new QEMU
 as saved (it must load) and then with one field of the strict model's
 subsection (cpu/spe/strict) changed, or into a QEMU with another
-spe-inflight. Each changed stream must be refused: the destination exits
+spe-inflight or with spe-strict=off. Each changed stream must be refused: the destination exits
 with status 1, not by a signal, having said why. Where each field lies is
 read from the stream's own description of itself (the JSON vmdesc QEMU
 appends), not assumed. One "RESULT refuse_<case>" line per case.
@@ -238,8 +238,8 @@ def strict_fields(data):
     name = STRICT.encode()
     head = bytes([QEMU_VM_SUBSECTION, len(name)]) + name + struct.pack(">I", sub["version"])
     at = data.find(head)
-    if at < 0:
-        raise RuntimeError(f"no {STRICT} subsection in the stream")
+    if at < 0 or data.find(head, at + 1) >= 0:
+        raise RuntimeError(f"not one {STRICT} subsection in the stream")
     return {k: (at + len(head) + o, n) for k, (o, n) in field_offsets(sub).items()}
 
 
@@ -265,9 +265,10 @@ def load(argv, tmp, tag, state):
         try:
             qmp.migration_done()
             done = True
-            qmp.cmd("quit")
         except RuntimeError:
             done = False
+        if done:
+            qmp.cmd("quit")
         rc = proc.wait(timeout=TIMEOUT)
     except (RuntimeError, OSError, subprocess.TimeoutExpired) as e:
         done, rc = False, f"no exit ({e})"
@@ -308,18 +309,25 @@ def refusals(qemu, elf, cpu, mach):
                     p.kill()
                     p.wait()
         n = peek(data, fields, "spe_inflight")
+        if not 2 <= n <= 16 or f"spe_q[{n - 1}].len" not in fields:
+            result("refuse_setup", False, f"spe-inflight {n}: the cases want 2 to 16")
+            return
         done, rc, err = load(argv, tmp, "as-saved", state)
         ok = done and rc == 0
         result("refuse_none", ok, "" if ok else
                f"the stream as saved: {'loaded' if done else 'refused'}, exit {rc}: "
                + " ".join(err.split())[-300:])
-        # case: changed fields, or None with another spe-inflight; the words
-        # the destination must say
+        # case: changed fields, or a CPU option for the destination; the
+        # words the destination must say
         cases = [
-            ("inflight", None, "spe-inflight must be the same on both sides"),
-            ("ring_head", {"env.spe.q_head": n}, "record ring head"),
-            ("ring_len", {"env.spe.q_head": 0, "env.spe.q_len": n + 1}, "record ring head"),
-            ("ring_csync", {"env.spe.q_len": 0, "env.spe.q_csync": 1}, "record ring head"),
+            ("inflight", f"spe-inflight={8 if n != 8 else 4}",
+             "spe-inflight must be the same on both sides"),
+            ("strict_off", "spe-strict=off", "this CPU has spe-strict=off"),
+            ("ring_head", {"env.spe.q_head": n}, f"record ring head {n},"),
+            ("ring_len", {"env.spe.q_head": 0, "env.spe.q_len": n + 1},
+             f"length {n + 1},"),
+            ("ring_csync", {"env.spe.q_len": 0, "env.spe.q_csync": 1},
+             "length 0, synchronized 1 do not fit"),
             ("flight_len", {f"spe_q[{n - 1}].len": 2049}, f"record {n - 1} in flight is 2049 bytes"),
             ("held_runs", {"spe_held.n_runs": 65}, "65 held runs"),
             ("held_len", {"spe_held.len": 65537}, "held runs of 65537 bytes"),
@@ -332,9 +340,8 @@ def refusals(qemu, elf, cpu, mach):
         ]
         for name, changes, words in cases:
             path, dest = state, argv
-            if changes is None:
-                other = 8 if n != 8 else 4
-                dest = qemu_argv(qemu, elf, f"{cpu},spe-inflight={other}", mach)
+            if isinstance(changes, str):
+                dest = qemu_argv(qemu, elf, f"{cpu},{changes}", mach)
             else:
                 path = os.path.join(tmp, "state-" + name)
                 with open(path, "wb") as f:

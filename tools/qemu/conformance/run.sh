@@ -264,7 +264,7 @@ run KNOB 1 max,spe-fault=ea:2,spe-strict=off
 migrated migrate-serial 12 max,spe-ernd=on,spe-strict=off,spe-model=flat
 migrated migrate-strict 12 max,spe-ernd=on,spe-seed=1,spe-model=flat
 migrated migrate-default 12 max,spe-ernd=on,spe-seed=1
-migrated migrate-refused 10 max,spe-ernd=on,spe-seed=1,spe-model=flat --refuse
+migrated migrate-refused 11 max,spe-ernd=on,spe-seed=1,spe-model=flat --refuse
 # PMSICR_EL1.ECOUNT, the ERnd secondary counter: read back, counting down
 # a deferral, a written one deferring the sample, one at or above COUNT
 # (sampling again after the primary with RND 0, redrawn with RND 1), a
