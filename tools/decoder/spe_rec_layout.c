@@ -307,7 +307,7 @@ static unsigned int one_chain(const uint8_t *buf, const uint8_t **pp, const uint
 		tpad = l->tpad;
 		pk += l->n_packets;
 		pad += (size_t)(p - r0) + tpad;
-		p += l->size + tpad;
+		p += l->step;
 		__builtin_prefetch(p + SPE__PREFETCH_AHEAD);
 		n++;
 		l->hits++;

@@ -116,6 +116,30 @@ def start(argv, tmp, tag, incoming):
     return proc, serial, Qmp(mon, proc)
 
 
+def reap():
+    """Kill the QEMUs still running (a run that failed half way)."""
+    for p in PROCS:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+
+
+def save(qmp, proc, state):
+    """Stop the machine, save it to the file state and quit its QEMU."""
+    qmp.cmd("stop")
+    qmp.cmd("migrate", uri="file:" + state)
+    qmp.migration_done()
+    qmp.cmd("quit")
+    proc.wait(timeout=TIMEOUT)
+
+
+def incoming(argv, tmp, tag, state):
+    """A new QEMU loading the file state: its process, serial and QMP."""
+    proc, serial, qmp = start(argv, tmp, tag, True)
+    qmp.cmd("migrate-incoming", uri="file:" + state)
+    return proc, serial, qmp
+
+
 def parse(lines):
     """STATE lines by dump, in order; points reached and passed."""
     dumps, reached, passed = {}, [], []
@@ -143,10 +167,7 @@ def migrated(argv, tmp):
     try:
         return run_points(argv, tmp)
     finally:
-        for p in PROCS:
-            if p.poll() is None:
-                p.kill()
-                p.wait()
+        reap()
 
 
 def run_points(argv, tmp):
@@ -162,18 +183,13 @@ def run_points(argv, tmp):
         if len(w) != 2 or w[0] != "MIGRATE-POINT":
             continue
         k, state = w[1], os.path.join(tmp, f"state{n}")
-        qmp.cmd("stop")
-        qmp.cmd("migrate", uri="file:" + state)
-        qmp.migration_done()
-        qmp.cmd("quit")
+        save(qmp, proc, state)
         # what the source printed after the point, before it stopped
         rest = [x.rstrip("\r\n") for x in serial.readlines()]
         lines += rest
         in_time[k] = f"POINT-PASSED {k}" not in rest
-        proc.wait(timeout=TIMEOUT)
         n += 1
-        proc, serial, qmp = start(argv, tmp, f"q{n}", True)
-        qmp.cmd("migrate-incoming", uri="file:" + state)
+        proc, serial, qmp = incoming(argv, tmp, f"q{n}", state)
         qmp.migration_done()
         qmp.cmd("cont")
     return lines, proc.wait(timeout=TIMEOUT), in_time
@@ -251,6 +267,11 @@ def poke(data, fields, changes):
     return bytes(out)
 
 
+def elements(fields, prefix):
+    """How many elements the array field prefix ("a[0].buf[") has."""
+    return sum(1 for k in fields if k.startswith(prefix))
+
+
 def peek(data, fields, name):
     off, size = fields[name]
     return int.from_bytes(data[off:off + size], "big")
@@ -260,8 +281,7 @@ def load(argv, tmp, tag, state):
     """Load state into a new QEMU: (completed?, exit status or None, its
     stderr)."""
     try:
-        proc, serial, qmp = start(argv, tmp, tag, True)
-        qmp.cmd("migrate-incoming", uri="file:" + state)
+        proc, serial, qmp = incoming(argv, tmp, tag, state)
         try:
             qmp.migration_done()
             done = True
@@ -273,10 +293,7 @@ def load(argv, tmp, tag, state):
     except (RuntimeError, OSError, subprocess.TimeoutExpired) as e:
         done, rc = False, f"no exit ({e})"
     finally:
-        for p in PROCS:
-            if p.poll() is None:
-                p.kill()
-                p.wait()
+        reap()
     with open(os.path.join(tmp, tag + ".err"), errors="replace") as f:
         return done, rc, f.read()
 
@@ -292,11 +309,7 @@ def refusals(qemu, elf, cpu, mach):
                     break
             else:
                 raise RuntimeError("the program reached no MIGRATE-POINT")
-            qmp.cmd("stop")
-            qmp.cmd("migrate", uri="file:" + state)
-            qmp.migration_done()
-            qmp.cmd("quit")
-            proc.wait(timeout=TIMEOUT)
+            save(qmp, proc, state)
             with open(state, "rb") as f:
                 data = f.read()
             fields = strict_fields(data)
@@ -304,14 +317,15 @@ def refusals(qemu, elf, cpu, mach):
             result("refuse_setup", False, str(e))
             return
         finally:
-            for p in PROCS:
-                if p.poll() is None:
-                    p.kill()
-                    p.wait()
+            reap()
         n = peek(data, fields, "spe_inflight")
         if not 2 <= n <= 16 or f"spe_q[{n - 1}].len" not in fields:
             result("refuse_setup", False, f"spe-inflight {n}: the cases want 2 to 16")
             return
+        # the model's limits, from the stream's description of its arrays
+        flight = elements(fields, "spe_q[0].buf[")
+        runs = elements(fields, "spe_held.run[") // 4     # pa, attrs, off, len
+        held = elements(fields, "spe_held.buf[")
         done, rc, err = load(argv, tmp, "as-saved", state)
         ok = done and rc == 0
         result("refuse_none", ok, "" if ok else
@@ -328,9 +342,10 @@ def refusals(qemu, elf, cpu, mach):
              f"length {n + 1},"),
             ("ring_csync", {"env.spe.q_len": 0, "env.spe.q_csync": 1},
              "length 0, synchronized 1 do not fit"),
-            ("flight_len", {f"spe_q[{n - 1}].len": 2049}, f"record {n - 1} in flight is 2049 bytes"),
-            ("held_runs", {"spe_held.n_runs": 65}, "65 held runs"),
-            ("held_len", {"spe_held.len": 65537}, "held runs of 65537 bytes"),
+            ("flight_len", {f"spe_q[{n - 1}].len": flight + 1},
+             f"record {n - 1} in flight is {flight + 1} bytes, more than {flight}"),
+            ("held_runs", {"spe_held.n_runs": runs + 1}, f"{runs + 1} held runs"),
+            ("held_len", {"spe_held.len": held + 1}, f"held runs of {held + 1} bytes"),
             ("held_run_len", {"spe_held.n_runs": 1, "spe_held.len": 16,
                               "spe_held.run[0].off": 8, "spe_held.run[0].len": 9},
              "held run 0 (9 bytes at 8) outside the 16 bytes held"),

@@ -198,8 +198,9 @@ cpu_expansion() {
 # MIGRATE program (tests.c) run straight and run migrated to a new QEMU at
 # each of its points (migrate.py); every STATE line must read the same in
 # both. With --refuse: its state at the first point, with a field of the
-# strict model's subsection out of range or loaded with another
-# spe-inflight, must be refused with a message saying why
+# strict model's subsection out of range, or loaded with another
+# spe-inflight or with spe-strict=off, must be refused with a message
+# saying why
 migrated() {
 	local label=$1 expect=$2 cpu=$3 out=$work/migrate-$1.out got=0 rc=0
 	local line

@@ -745,7 +745,6 @@ static int have_ernd(void)
     return !!(RD(PMSIDR_EL1) & SPE_PMSIDR_ERND_MASK);
 }
 
-
 /*
  * PMSICR_EL1.ECOUNT, bits [63:56]: the secondary counter when
  * PMSIDR_EL1.ERnd is 1, RES0 when it is 0 (SPE supplement 4.3.10). Run
