@@ -311,7 +311,7 @@ run FGT 7 max virtualization=on
 # made a load/store at VNCR_EL2 + offset
 run NV2 12 max,spe-strict=off,spe-model=flat,spe-fds=on virtualization=on
 # Timestamps with FEAT_ECV: PMSCR_EL2/EL1.PCT, CNTVOFF_EL2, CNTPOFF_EL2
-run ECV 8 max,spe-strict=off,spe-model=flat virtualization=on
+run ECV 9 max,spe-strict=off,spe-model=flat virtualization=on
 # The memory-hierarchy model (the default) with Data Source packets
 run MODEL 25 max,spe-strict=off,spe-lds=on "" 2
 run PCSR 30 max pcsr=on 2 # FEAT_PCSR: Documentation/pcsr.rst

@@ -2574,6 +2574,7 @@ static void t_fgt(void)
 #define VOFF            (1ULL << 40)
 #define POFF            (3ULL << 40)
 #define PCT(v)          ((uint64_t)(v) << 6)
+#define HCR_E2H         (1ULL << 34)
 
 static volatile uint64_t hvc_pmscr2, hvc_cnthctl;
 
@@ -2628,6 +2629,36 @@ static void ecv_case(const char *n, unsigned pct2, unsigned pct1, int ecv,
     result(n, 1, "", 0, 0);
 }
 
+/*
+ * ELIsInHost(EL2): sampled at EL2 with HCR_EL2.E2H 1, where
+ * CollectTimeStamp() takes the virtual branch of PMSCR_EL2.PCT 0b00, the
+ * Timestamp is the physical count all the same (J1.1.1.55: virtual only
+ * outside a host), not less CNTVOFF_EL2. EL2 owns the buffer (E2PB
+ * 0b00); with E2H its PMSCR_EL1 accesses are PMSCR_EL2's.
+ */
+static void ecv_host_case(void)
+{
+    const char *n = "ecv_el2_host_00_physical";
+    uint64_t hcr = RD(hcr_el2), lim, p0, p1;
+    Pkt k;
+
+    WR(mdcr_el2, 0);
+    WR(hcr_el2, hcr | HCR_E2H);
+    ISB();
+    lim = probe_setup(2 | (1 << 5));    /* PMSCR_EL2: E2SPE, TS, PCT 0 */
+    p0 = RD(cntpct_el0);
+    op_ldr(lim, DATA, 0);
+    p1 = RD(cntpct_el0);
+    k = find_pkt(BUF_BASE, RD(PMBPTR_EL1), 0x71, 0xff);
+    spe_reset_regs();
+    WR(hcr_el2, hcr);
+    ISB();
+    CHECK_EQ(n, "Timestamp packet", k.found, 1);
+    CHECK(n, k.payload - p0 <= p1 - p0, "timestamp - CNTPCT_EL0",
+          k.payload - p0, p1 - p0);
+    result(n, 1, "", 0, 0);
+}
+
 static void t_ecv(void)
 {
     if (!at_el("ecv_el2_00_el1_11_virtual", 2)) {
@@ -2637,6 +2668,8 @@ static void t_ecv(void)
         skip("ecv_el2_00_el1_11_virtual", "no FEAT_ECV with CNTPOFF_EL2");
         return;
     }
+    WR(cntvoff_el2, VOFF);
+    ecv_host_case();
     WR(mdcr_el2, 3 << 12);      /* E2PB 0b11: EL1 owns the buffer */
     /* FEAT_FGT: nPMSNEVFR_EL1 1, EL1's PMSNEVFR_EL1 accesses not trapped */
     WR(HDFGRTR_EL2, 1ULL << 62);
