@@ -2669,13 +2669,12 @@ static void t_ecv(void)
         return;
     }
     WR(cntvoff_el2, VOFF);
+    WR(CNTPOFF_EL2, POFF);
     ecv_host_case();
     WR(mdcr_el2, 3 << 12);      /* E2PB 0b11: EL1 owns the buffer */
     /* FEAT_FGT: nPMSNEVFR_EL1 1, EL1's PMSNEVFR_EL1 accesses not trapped */
     WR(HDFGRTR_EL2, 1ULL << 62);
     WR(HDFGWTR_EL2, 1ULL << 62);
-    WR(cntvoff_el2, VOFF);
-    WR(CNTPOFF_EL2, POFF);
     el2_to_el1();
     ecv_case("ecv_el2_00_el1_11_virtual", 0, 3, 1, TS_VIRTUAL);
     ecv_case("ecv_el2_01_el1_01_physical", 1, 1, 1, TS_PHYSICAL);
