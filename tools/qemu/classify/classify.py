@@ -121,12 +121,22 @@ GROUPS = [
 # conformance suite's modes LSE128 and GCS check those.)
 GROUPS_10_2 = [
     ("sve-sme2-multi-ldst", 0xFE800000, 0xA0000000),
+    # SME2's multi-vector data processing (bits [31:24] = 0xC1): on ZA's
+    # array vectors (bit 21 clear: indexed; bit 15 clear) and on Z vectors
+    # only (bits 21 and 15 set); MOVA (and SME2p1's MOVAZ) between ZA and
+    # two or four vectors
+    ("sme2-multi", 0xFF000000, 0xC1000000),
+    ("sme2-za-indexed", 0xFF200000, 0xC1000000),
+    ("sme2-sve-multi", 0xFF208000, 0xC1208000),
+    ("sme2-mova-multi", 0xFF3D1000, 0xC0040000),
+    # SME2p1's ZERO of ZA array vectors (bits [17:15]: groups, vectors)
+    ("sme2p1-zero-vectors", 0xFFFC1FF8, 0xC00C0000),
 ]
 
 MATTR = ("+v8.7a,+sve,+sve2,+lse,+rcpc,+mte,+mops,+fullfp16,+fp16fml,"
          "+bf16,+i8mm,+f64mm,+sha3,+sm4,+crc,+rand,+sme,+sme2,"
          "+sme-i16i64,+sme-f64f64")
-MATTR_10_2 = MATTR + ",+sve2p1"
+MATTR_10_2 = MATTR + ",+sve2p1,+sme2p1,+sme-f16f16,+b16b16"
 
 OP_OTHER, OP_LDST, OP_BRANCH = 0, 1, 2
 CLASS_NAMES = {OP_OTHER: "Other", OP_LDST: "Load/store", OP_BRANCH: "Branch"}
@@ -143,14 +153,24 @@ PAIRS = ("ldp", "stp", "ldnp", "stnp", "ldxp", "stxp", "ldaxp", "stlxp",
 NO_RETURN_RE = re.compile(
     r"^(ld|st)(add|clr|eor|set|smax|smin|umax|umin)(a|l|al)?(b|h)?$")
 # SVE data processing: a vector destination written under /M or /Z
-# predication (in LLVM's opcode name), and the floating-point operations
+# predication (in LLVM's opcode name: ADD_ZPmZ_B, MOVPRFX_ZPzZ_S, and
+# FEAT_SVE_B16B16's BFADD_ZPZmZ), and the floating-point operations
 # (FP, BFloat16, conversions to FP: the mnemonic)
-SVE_PRED_RE = re.compile(r"_ZP[mz]")
+SVE_PRED_RE = re.compile(r"_ZP[mz]|_ZPZ[mz]Z")
 SVE_FP_RE = re.compile(r"^(f|bf|scvtf|ucvtf)")
 # SME's (not SME2's) operations on ZA, by LLVM opcode: what ETS measures
 SME_TILE_RE = re.compile(r"^(F|BF|S|U|SU|US)MOP[AS]L?_MPPZZ(_[SD])?$|"
                          r"^ADD[HV]A_MPPZ_[SD]$")
 SME_VECTOR_RE = re.compile(r"^(INSERT_MXIPZ|EXTRACT_ZPMXI)_[HV]_[BHSDQ]$")
+# SME2's (10.2's -cpu max; UNDEFINED on 10.0): the outer products of
+# 16-bit tiles, the bitwise and the 2-way integer ones, and every other
+# operation on ZA, which names ZA's array vectors or tile slices with a
+# vector select register: ETS measures all the vectors it writes, as
+# LLVM prints them, za.s[w8, 0:1, vgx2] being two groups of two
+SME2_TILE_RE = re.compile(r"^(F|BF)MOP[AS]_MPPZZ_H$|^BMOP[AS]_MPPZZ_S$|"
+                          r"^[SU]MOP[AS]_MPPZZ_HtoS$")
+SME2_ZA_VECTORS_RE = re.compile(
+    r"\bza\d*[hv]?\.[bhsdq]\[w\d+, (\d+)(?::(\d+))?(?:,\s*vgx(\d))?\]")
 SME_NONE, SME_TILE, SME_VECTOR, SME_ZA = 0, 1, 2, 3
 ESZ = {"b": 0, "h": 1, "s": 2, "d": 3, "q": 4}
 STATUS_FIRST = ("stxr", "stlxr", "stxp", "stlxp")
@@ -229,7 +249,8 @@ def ours(driver, words):
                         cond_kind=int(f[7]), branch=int(f[9]), ea=int(f[10]),
                         exc=f[11] == "1", rn=int(f[14]), rm=int(f[15]),
                         imm=int(f[16]), cr=int(f[17]),
-                        sme_array=int(f[18]), esz=int(f[19]), fp=f[13] == "1"))
+                        sme_array=int(f[18]), esz=int(f[19]), fp=f[13] == "1",
+                        nregs=max(int(f[20]), 1)))
     if len(out) != len(words):
         sys.exit("classify: the driver classified %d of %d words" %
                  (len(out), len(words)))
@@ -292,7 +313,19 @@ def check_ea(ops, c):
     return None if want == got else (want, got)
 
 
-def check_one(name, mnem, ops, fl, c):
+def vector_list_len(ops):
+    """Vectors in the first operand when it is a list ({ z0.s, z1.s },
+    { z0.s - z3.s }), else 1."""
+    m = re.match(r"\{([^}]*)\}", ops)
+    if not m:
+        return 1
+    r = re.match(r"\s*z(\d+)\.\w - z(\d+)\.\w\s*$", m.group(1))
+    if r:
+        return (int(r.group(2)) - int(r.group(1))) % 32 + 1
+    return len(m.group(1).split(","))
+
+
+def check_one(name, mnem, ops, fl, c, sme2):
     """The disagreements (check, what LLVM says, what we say) for one word."""
     bad = []
     # LLVM models SME's ZA array as memory (MOVA from a tile slice is
@@ -354,20 +387,26 @@ def check_one(name, mnem, ops, fl, c):
         # tile size (a ZA tile: the operand's element size), the vector
         # length (MOVA between a vector and a tile slice) or the whole
         # ZA array (ZERO); FP for floating-point operations
-        if SME_TILE_RE.match(name):
+        za = SME2_ZA_VECTORS_RE.search(ops)
+        if SME_TILE_RE.match(name) or (sme2 and SME2_TILE_RE.match(name)):
             m = re.match(r"za\d+\.([bhsdq])", ops)
             exp = (SME_TILE, ESZ[m.group(1)] if m else -1)
         elif SME_VECTOR_RE.match(name):
-            exp = (SME_VECTOR, None)
+            exp = (SME_VECTOR, 1)
         elif name == "ZERO_M":
             exp = (SME_ZA, None)
+        elif sme2 and za:
+            first = int(za.group(1))
+            last = int(za.group(2)) if za.group(2) else first
+            exp = (SME_VECTOR, (last - first + 1) * int(za.group(3) or 1))
         else:
             exp = (SME_NONE, None)
         fp = mnem.startswith(("f", "bf")) and exp[0] != SME_NONE
-        got = (c["sme_array"], c["esz"] if exp[0] == SME_TILE else None)
+        got = (c["sme_array"], c["esz"] if exp[0] == SME_TILE else
+               c["nregs"] if exp[0] == SME_VECTOR else None)
         if got != exp or c["fp"] != fp:
-            bad.append(("sme", "kind=%d esz=%s FP=%d" % (exp + (fp,)),
-                        "kind=%d esz=%s FP=%d" % (got + (c["fp"],))))
+            bad.append(("sme", "kind=%d esz|vectors=%s FP=%d" % (exp + (fp,)),
+                        "kind=%d esz|vectors=%s FP=%d" % (got + (c["fp"],))))
     elif want == OP_OTHER:
         # D18.2.7 Data processing, SVE vector (FEAT_SPEv1p1 with
         # FEAT_SVE): an SVE operation on vectors (a Z register among
@@ -387,6 +426,11 @@ def check_one(name, mnem, ops, fl, c):
                 bad.append(("svedp", "SVE vector PRED=%d FP=%d" % (pred, fp),
                             "SVE=%d SUBCLASS=%02x" % (c["sve"],
                                                       c["subclass"])))
+            # EVL of a multi-vector operation: all the vectors it
+            # writes (D18.2.7; SME2's, the LUTI2/LUTI4 lookups)
+            elif vector_list_len(ops) != c["nregs"]:
+                bad.append(("svedp", "%d vectors written" %
+                            vector_list_len(ops), "%d" % c["nregs"]))
         elif c["sve"] or c["subclass"] & 0x08:
             bad.append(("svedp", "no vector operand: not SVE vector",
                         "SUBCLASS=%02x" % c["subclass"]))
@@ -438,7 +482,8 @@ def main():
         if name not in flags:
             sys.exit("classify: %s not in LLVM's instruction table" % name)
         unexplained = []
-        for chk, want, got in check_one(name, mnem, ops, flags[name], c):
+        for chk, want, got in check_one(name, mnem, ops, flags[name], c,
+                                        a.base == "10.2"):
             row = next((r for r in allow
                         if r[0] == chk and r[2].match(name)), None)
             if row:

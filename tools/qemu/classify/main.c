@@ -6,7 +6,7 @@
  * compiled as it is) says of it, one line each:
  *
  *   WORD CLASS SUBCLASS LOAD STORE SVE SIZE COND_KIND COND BRANCH EA EXC ASE FP
- *   RN RM IMM CR SME_ARRAY ESZ
+ *   RN RM IMM CR SME_ARRAY ESZ NREGS
  *
  * classify.py compares these with LLVM's disassembler.
  */
@@ -23,11 +23,11 @@ int main(void)
 		SpeClass c;
 
 		spe_classify(insn, &c);
-		printf("%08x %u %02x %d %d %d %u %u %u %u %u %d %d %d %u %u %lld %u %u %u\n",
+		printf("%08x %u %02x %d %d %d %u %u %u %u %u %d %d %d %u %u %lld %u %u %u %u\n",
 		       insn, c.opclass, c.subclass, c.load, c.store, c.sve,
 		       c.size, c.cond_kind, c.cond, c.branch, c.ea, c.exc_gen,
 		       c.ase, c.fp, c.rn, c.rm, (long long)c.imm, c.cr,
-		       c.sme_array, c.esz);
+		       c.sme_array, c.esz, c.nregs);
 	}
 	return 0;
 }

@@ -509,3 +509,20 @@ mte_tco:
 	probe	op_sme_ld2d_sm, "smstart; ptrue p0.d", "ld2d {z0.d, z1.d}, p0/z, [x1]"
 	/* SME2: LUTI2 { Z0.B, Z1.B }, ZT0, Z2[0] (0xc08c4040) */
 	probe	op_sme_luti2_x2, "smstart", ".inst 0xc08c4040"
+	/*
+	 * SME2's operations on ZA (encodings from llvm-mc 16; bookworm's
+	 * binutils knows no SME2): FMLA ZA.S[W8, 0, VGx2], { Z0.S, Z1.S },
+	 * Z0.S; SMLALL ZA.S[W8, 0:3, VGx4], { Z0.B - Z3.B }, Z4.B; FMLAL
+	 * ZA.S[W8, 0:1], Z0.H, Z1.H; MOVA { Z0.D, Z1.D }, ZA.D[W8, 0, VGx2];
+	 * BMOPA ZA0.S, P0/M, P0/M, Z0.S, Z1.S; FMOPA ZA0.H, P0/M, P0/M, Z0.H,
+	 * Z1.H (FEAT_SME_F16F16); FCLAMP { Z0.S, Z1.S }, Z2.S, Z3.S; ZERO
+	 * ZA.D[W8, 0:3, VGx4] (SME2p1)
+	 */
+	probe	op_sme2_fmla_vgx2, "smstart; mov w8, #0", ".inst 0xc1201800"
+	probe	op_sme2_smlall_vgx4, "smstart; mov w8, #0", ".inst 0xc1340000"
+	probe	op_sme2_fmlal_single, "smstart; mov w8, #0", ".inst 0xc1210c00"
+	probe	op_sme2_mova_vgx2, "smstart; mov w8, #0", ".inst 0xc0060800"
+	probe	op_sme2_bmopa, "smstart; ptrue p0.s", ".inst 0x80810008"
+	probe	op_sme2_fmopa_h, "smstart; ptrue p0.h", ".inst 0x81810008"
+	probe	op_sme2_fclamp_x2, "smstart", ".inst 0xc1a3c040"
+	probe	op_sme2_zero_vgx4, "smstart; mov w8, #0", ".inst 0xc00f8000"

@@ -288,8 +288,8 @@ run MULTI 8 max,spe-strict=off,spe-model=flat
 # ... with FEAT_SPE_SME: EVL of all the vectors, 0b111 beyond 2048 bits
 BUILD_DEFS=-DSPE_SME=1 run MULTI 8 max,spe-sme=on,spe-strict=off,spe-model=flat
 # FEAT_SPE_SME: SME's operations on ZA, E[24]/E[25]; then none of it without
-BUILD_DEFS=-DSPE_SME=1 run SME 14 max,spe-sme=on,spe-strict=off,spe-model=flat
-BUILD_DEFS=-DSPE_SME=0 run SME 13 max,spe-strict=off,spe-model=flat
+BUILD_DEFS=-DSPE_SME=1 run SME 22 max,spe-sme=on,spe-strict=off,spe-model=flat
+BUILD_DEFS=-DSPE_SME=0 run SME 21 max,spe-strict=off,spe-model=flat
 # FEAT_MTE2: the physical address packet's CH and PAT (the board's mte=on)
 run MTE 20 max,spe-strict=off,spe-model=flat mte=on
 for v in 1 2 3 4 5; do

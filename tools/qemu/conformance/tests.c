@@ -3807,6 +3807,9 @@ PROBE(op_sme_fmopa_s) PROBE(op_sme_smopa_d) PROBE(op_sme_addha_s)
 PROBE(op_sme_mova) PROBE(op_sme_zero) PROBE(op_sme_add_sm)
 PROBE(op_sme_sve_add_sm) PROBE(op_sme_ldr_za_nsm) PROBE(op_sme_ld2d_sm)
 PROBE(op_sme_luti2_x2)
+PROBE(op_sme2_fmla_vgx2) PROBE(op_sme2_smlall_vgx4) PROBE(op_sme2_fmlal_single)
+PROBE(op_sme2_mova_vgx2) PROBE(op_sme2_bmopa) PROBE(op_sme2_fmopa_h)
+PROBE(op_sme2_fclamp_x2) PROBE(op_sme2_zero_vgx4)
 
 static const struct sme_case {
     const char *name;
@@ -3837,6 +3840,38 @@ static const struct sme_case {
      */
     { "sme_sve_ld2d_evl_streaming", op_sme_ld2d_sm, 0x49, 0x5c, 0x4c,
       EV_SM | EV_SMCU },
+};
+
+/*
+ * SME2 (10.2's -cpu max), SVL 512 bits. D18.2.7 ETS of a multi-vector
+ * operation: the elements of each vector times the vectors times the
+ * element size, the output's; so all the ZA vectors it writes, 512 bits
+ * each: FMLA VGx2 2 (1024 bits, 0b0011, FP); SMLALL VGx4, 4-way
+ * widening, 4 groups of 4 (8192 bits, 0b0110); FMLAL single, 2-way, 2
+ * (0b0011, FP); MOVA to { Z0.D, Z1.D } from 2 (0b0011); ZERO of 4
+ * groups of 4 (0b0110). Tiles: BMOPA into ZA0.S (512 / 32)^2 words
+ * (8192 bits, 0b0110); FMOPA into ZA0.H (512 / 16)^2 halfwords (16384
+ * bits, 0b0111, FP). FCLAMP of two Z vectors: Data processing, SVE
+ * vector (0b0 EVL 1 PRED FP 0) with the EVL of both, 1024 bits, 0b101,
+ * with or without FEAT_SPE_SME (a multi-vector SIMD operation's).
+ */
+static const struct sme_case sme2_cases[] = {
+    { "sme2_fmla_vgx2_two_vectors", op_sme2_fmla_vgx2, 0x48,
+      SPE_SUB_SME(3, 1), 0, EV_SM | EV_SMCU },
+    { "sme2_smlall_vgx4_sixteen_vectors", op_sme2_smlall_vgx4, 0x48,
+      SPE_SUB_SME(6, 0), 0, EV_SM | EV_SMCU },
+    { "sme2_fmlal_single_two_vectors", op_sme2_fmlal_single, 0x48,
+      SPE_SUB_SME(3, 1), 0, EV_SM | EV_SMCU },
+    { "sme2_mova_from_two_array_vectors", op_sme2_mova_vgx2, 0x48,
+      SPE_SUB_SME(3, 0), 0, EV_SM | EV_SMCU },
+    { "sme2_bmopa_tile_s", op_sme2_bmopa, 0x48, SPE_SUB_SME(6, 0), 0,
+      EV_SM | EV_SMCU },
+    { "sme2_fmopa_tile_h_fp", op_sme2_fmopa_h, 0x48, SPE_SUB_SME(7, 1), 0,
+      EV_SM | EV_SMCU },
+    { "sme2_fclamp_two_vectors_evl", op_sme2_fclamp_x2, 0x48, 0x5a, 0x5a,
+      EV_SM | EV_SMCU },
+    { "sme2_zero_vgx4_sixteen_vectors", op_sme2_zero_vgx4, 0x48,
+      SPE_SUB_SME(6, 0), 0, EV_SM | EV_SMCU },
 };
 
 /* Records @fn makes with PMSFCR_EL1.FE and PMSEVFR_EL1 = @evfr */
@@ -3898,6 +3933,10 @@ static void t_sme(void)
     if (((RD(S3_0_C0_C4_5) >> 56) & 0xf) < 1) {     /* ID_AA64SMFR0.SMEver */
         skip("sme_luti2_two_vectors_evl",
              "no SME2 on this -cpu max (QEMU 10.0 has none)");
+        for (i = 0; i < ARRAY_LEN(sme2_cases); i++) {
+            skip(sme2_cases[i].name,
+                 "no SME2 on this -cpu max (QEMU 10.0 has none)");
+        }
     } else {
         static const struct sme_case luti2 = {
             "sme_luti2_two_vectors_evl", op_sme_luti2_x2, 0x48, 0x58, 0x58,
@@ -3908,6 +3947,10 @@ static void t_sme(void)
         ISB();
         sme_case(&luti2);
         spe_reset_regs();
+        for (i = 0; i < ARRAY_LEN(sme2_cases); i++) {
+            sme_case(&sme2_cases[i]);
+            spe_reset_regs();
+        }
     }
 
     /* PMSEVFR_EL1.E[25:24]: filterable with FEAT_SPE_SME, else RES0 */
