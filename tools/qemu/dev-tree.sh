@@ -92,7 +92,7 @@ export)
 	n=$(git rev-list --count spe-base..HEAD)
 	[ "$n" -gt 0 ] || spe_die "no commits after spe-base in $dir/src"
 	find "$pdir" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' -delete
-	git -c core.abbrev=$abbrev format-patch -q --numbered -o "$pdir" spe-base..HEAD
+	git -c core.abbrev="$abbrev" format-patch -q --numbered -o "$pdir" spe-base..HEAD
 	spe_log "wrote $n patches into ${pdir#"$repo"/}"
 	git diff --stat=72 spe-base HEAD | tail -n 1
 	;;

@@ -180,6 +180,30 @@ ernd_reads_c:
 	ret
 
 /*
+ * void icr_read_on(uint64_t pmscr, uint64_t icr, uint64_t out[1]):
+ * PMSICR_EL1 = icr, profiling enabled with PMSCR_EL1 = pmscr; 4 NOPs,
+ * out[0] = PMSICR_EL1 read with profiling still enabled, 20 NOPs in the
+ * same straight line, disabled.
+ */
+	.global	icr_read_on
+	.balign	4096
+icr_read_on:
+	msr	PMSICR, x1
+	msr	PMSCR, x0
+	isb
+	.rept	4
+	nop
+	.endr
+	mrs	x3, PMSICR
+	.rept	20
+	nop
+	.endr
+	msr	PMSCR, xzr
+	isb
+	str	x3, [x2]
+	ret
+
+/*
  * void ernd_write(uint64_t pmscr, uint64_t icr, uint64_t *unused):
  * PMSICR_EL1 = icr, profiling enabled with PMSCR_EL1 = pmscr, 1300 NOPs
  * (ernd_write_ops the first), profiling disabled: 1302 operations.

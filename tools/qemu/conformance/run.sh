@@ -271,8 +271,8 @@ migrated migrate-refused 11 max,spe-ernd=on,spe-seed=1,spe-model=flat --refuse
 # (sampling again after the primary with RND 0, redrawn with RND 1), a
 # zero COUNT restarting (RES0 without ERnd); E[22] when it defers a
 # sample (the strict model and the cache model, the defaults)
-run ERND 9 max,spe-ernd=on
-run ERND 9 max
+run ERND 10 max,spe-ernd=on
+run ERND 10 max
 # Sampling at EL0 (PMSCR_EL1.E0SPE): the PC packet's EL, CONTEXTIDR_EL1
 run EL0 2 max,spe-strict=off,spe-model=flat
 # LDTR/STTR/SETPT at EL1 with PAN: the PA of the EL0-permission access

@@ -889,7 +889,7 @@ static void t_ernd_recent(void)
 #define COUNT(icr)      ((icr) & 0xffffffffULL)
 
 typedef void ernd_fn(uint64_t pmscr, uint64_t icr, uint64_t *out);
-extern ernd_fn ernd_reads, ernd_write;
+extern ernd_fn ernd_reads, ernd_write, icr_read_on;
 extern char ernd_reads_a[], ernd_reads_b[], ernd_reads_c[], ernd_write_ops[];
 
 /*
@@ -1079,6 +1079,23 @@ static void t_ecount_written(void)
                  (uint64_t)ernd_reads_c + 24 * 4);
     }
     result(n, 1, "", 0, 0);
+    spe_reset_regs();
+}
+
+/*
+ * PMSICR_EL1 read while profiling is enabled (icr_read_on): COUNT 1000
+ * less the operations counted up to the read (3.1.2: one decrement per
+ * member of the population), 4 NOPs and the MRS itself, whose own
+ * decrement may come before its read or after: 995 or 996, whatever
+ * follows the read in the same straight line (20 NOPs).
+ */
+static void t_icr_read_enabled(void)
+{
+    const char *n = "icr_read_while_enabled_exact";
+    uint64_t out[1] = { 0 }, pc[2];
+
+    ernd_run(icr_read_on, 0, 1000, out, pc);
+    result(n, out[0] == 995 || out[0] == 996, "PMSICR_EL1", out[0], 995);
     spe_reset_regs();
 }
 
@@ -4514,6 +4531,7 @@ int main(void)
     t_ecount_counts_down();
     t_ecount_write_defers();
     t_ecount_written();
+    t_icr_read_enabled();
     t_ecount_outlasts();
     t_ecount_equal();
     t_ecount_count_zero();
