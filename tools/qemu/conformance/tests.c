@@ -3860,7 +3860,9 @@ static const struct sme_case {
 };
 
 /*
- * SME2 (10.2's -cpu max), SVL 512 bits. D18.2.7 ETS of a multi-vector
+ * SME2 (10.2's -cpu max), SVL 512 bits. LUTI2 of two vectors: SVE
+ * vector data processing of a multi-vector result, EVL of both (D18.2.7:
+ * 1024 bits, 0b101) with or without FEAT_SPE_SME. D18.2.7 ETS of a multi-vector
  * operation: the elements of each vector times the vectors times the
  * element size, the output's; so all the ZA vectors it writes, 512 bits
  * each: FMLA VGx2 2 (1024 bits, 0b0011, FP); SMLALL VGx4, 4-way
@@ -3873,6 +3875,8 @@ static const struct sme_case {
  * with or without FEAT_SPE_SME (a multi-vector SIMD operation's).
  */
 static const struct sme_case sme2_cases[] = {
+    { "sme_luti2_two_vectors_evl", op_sme_luti2_x2, 0x48, 0x58, 0x58,
+      EV_SM | EV_SMCU },
     { "sme2_fmla_vgx2_two_vectors", op_sme2_fmla_vgx2, 0x48,
       SPE_SUB_SME(3, 1), 0, EV_SM | EV_SMCU },
     { "sme2_smlall_vgx4_sixteen_vectors", op_sme2_smlall_vgx4, 0x48,
@@ -3942,28 +3946,15 @@ static void t_sme(void)
         spe_reset_regs();
     }
 
-    /*
-     * SME2's LUTI2 of two vectors (ZT0 enabled, SMCR_EL1.EZT0): SVE
-     * vector data processing of a multi-vector result, EVL of both
-     * (D18.2.7: 1024 bits, 0b101) with or without FEAT_SPE_SME
-     */
+    /* SME2's cases, ZT0 enabled (SMCR_EL1.EZT0) for LUTI2 */
     if (((RD(S3_0_C0_C4_5) >> 56) & 0xf) < 1) {     /* ID_AA64SMFR0.SMEver */
-        skip("sme_luti2_two_vectors_evl",
-             "no SME2 on this -cpu max (QEMU 10.0 has none)");
         for (i = 0; i < ARRAY_LEN(sme2_cases); i++) {
             skip(sme2_cases[i].name,
                  "no SME2 on this -cpu max (QEMU 10.0 has none)");
         }
     } else {
-        static const struct sme_case luti2 = {
-            "sme_luti2_two_vectors_evl", op_sme_luti2_x2, 0x48, 0x58, 0x58,
-            EV_SM | EV_SMCU,
-        };
-
         WR(SMCR_EL1, RD(SMCR_EL1) | (1ULL << 30));
         ISB();
-        sme_case(&luti2);
-        spe_reset_regs();
         for (i = 0; i < ARRAY_LEN(sme2_cases); i++) {
             sme_case(&sme2_cases[i]);
             spe_reset_regs();
