@@ -69,6 +69,56 @@ el0_spin:
 	svc	#0
 el0_spin_end:
 
+/*
+ * void el0_udf(uint64_t unused), el0_trap(uint64_t unused) and
+ * el0_store_ro(uint64_t addr), at EL0: 4 NOPs, then the fifth operation
+ * (el0_udf_op, el0_trap_op, el0_store_ro_op) takes a synchronous
+ * exception: UDF #0 is UNDEFINED; MRS of CTR_EL0 with SCTLR_EL1.UCT = 0
+ * is trapped to EL1; STR X0, [X0]
+ * with X0 = an address in this read-only block is a Permission fault. 20 NOPs
+ * and SVC #0 follow in the same straight line, within one 128-byte
+ * aligned run that no page boundary splits; the exception (run_el0()
+ * returns on it) leaves them unexecuted.
+ */
+	.balign	128
+	.global	el0_udf, el0_udf_op
+el0_udf:
+	.rept	4
+	nop
+	.endr
+el0_udf_op:
+	.inst	0x00000000		/* UDF #0 */
+	.rept	20
+	nop
+	.endr
+	svc	#0
+
+	.balign	128
+	.global	el0_trap, el0_trap_op
+el0_trap:
+	.rept	4
+	nop
+	.endr
+el0_trap_op:
+	mrs	x1, ctr_el0		/* trapped: SCTLR_EL1.UCT 0 */
+	.rept	20
+	nop
+	.endr
+	svc	#0
+
+	.balign	128
+	.global	el0_store_ro, el0_store_ro_op
+el0_store_ro:
+	.rept	4
+	nop
+	.endr
+el0_store_ro_op:
+	str	x0, [x0]
+	.rept	20
+	nop
+	.endr
+	svc	#0
+
 	.data
 	.balign	8
 el0_ctx:

@@ -2019,6 +2019,20 @@ static void t_disabled(void)
 
 #endif
 
+/*
+ * The architected stop (SPE supplement 3.6, driver spe_hw.h): profiling
+ * disabled, its records completed (PSB CSYNC, DSB), the buffer disabled
+ */
+static __attribute__((unused)) void strict_stop(void)
+{
+    WR(PMSCR_EL1, 0);
+    ISB();
+    PSB();
+    DSB();
+    WR(PMBLIMITR_EL1, 0);
+    ISB();
+}
+
 #if defined(MODE_STRICT)
 
 #define PMBSR_S     (1ULL << 17)
@@ -2042,17 +2056,6 @@ static void strict_start(uint64_t interval, uint64_t limitr_flags)
     WR(PMSIRR_EL1, interval);
     ISB();
     WR(PMSCR_EL1, 2);
-    ISB();
-}
-
-/* The architected stop (SPE supplement 3.6, driver spe_hw.h) */
-static void strict_stop(void)
-{
-    WR(PMSCR_EL1, 0);
-    ISB();
-    PSB();
-    DSB();
-    WR(PMBLIMITR_EL1, 0);
     ISB();
 }
 
@@ -3984,12 +3987,23 @@ static void t_sme(void)
 uint64_t run_el0(void (*fn)(uint64_t), uint64_t arg);
 void el0_spin(uint64_t iters);
 extern char el0_spin_end[];
+void el0_udf(uint64_t unused);
+void el0_store_ro(uint64_t addr);
+void el0_trap(uint64_t unused);
+extern char el0_udf_op[], el0_store_ro_op[], el0_trap_op[];
 
 #define PMSCR_E0SPE (1ULL << 0)
 #define PMSCR_E1SPE (1ULL << 1)
 #define PMSCR_CX    (1ULL << 3)
 #define PMSCR_TS    (1ULL << 5)
 #define EL0_CONTEXT 0x5a5aULL
+
+/* Back from EL0: the architected stop; PMBPTR_EL1, the records' end */
+static uint64_t el0_profiling_stop(void)
+{
+    strict_stop();
+    return RD(PMBPTR_EL1);
+}
 
 /*
  * Sample el0_spin() at EL0 with PMSCR_EL1 = @pmscr and count the records
@@ -4012,15 +4026,9 @@ static uint64_t el0_sample(uint64_t pmscr, int *el0, int *el1, int *in_spin,
     WR(PMBLIMITR_EL1, BUF_LIMIT | 1);
     ISB();
     esr = run_el0(el0_spin, 3000);
-    WR(PMSCR_EL1, 0);
-    ISB();
-    PSB();
-    DSB();
-    WR(PMBLIMITR_EL1, 0);
-    ISB();
+    end = el0_profiling_stop();
     *el0 = *el1 = *in_spin = 0;
     *ctx_ok = 1;
-    end = RD(PMBPTR_EL1);
     for (r = BUF_BASE; r + RECORD_SIZE <= end; r += RECORD_SIZE) {
         Pkt pc = find_pkt(r, r + RECORD_SIZE, 0xb0, 0xff);
         Pkt cx = find_pkt(r, r + RECORD_SIZE, 0x64, 0xff);
@@ -4067,6 +4075,133 @@ static void t_el0(void)
     CHECK_EQ(n, "EL0 records", el0, 0);
     CHECK_EQ(n, "records with their PC in el0_spin", in_spin, 0);
     result(n, 1, "", 0, 0);
+}
+
+/*
+ * An EL0 operation that takes a synchronous exception (el0.S: el0_udf,
+ * el0_store_ro: the fifth operation faults, 21 more follow it in the
+ * same straight line). Profiling at EL0 only (E0SPE), PMSIRR_EL1 =
+ * INTERVAL 256, PMSICR_EL1 = @icr: the exception is taken to EL1, where
+ * nothing is counted, and ends the EL0 run. *icr_out: PMSICR_EL1 read
+ * at EL1 afterwards; returns the end of the records (PMBPTR_EL1), *esr
+ * the exception's ESR_EL1.
+ */
+#define SCTLR_UCT       (1ULL << 15)
+
+static uint64_t el0_fault_run(void (*fn)(uint64_t), uint64_t icr,
+                              uint64_t *icr_out, uint64_t *esr)
+{
+    uint64_t end, sctlr = RD(sctlr_el1);
+
+    spe_reset_regs();
+    clear_buf(BUF_BASE, 4096);
+    WR(PMBPTR_EL1, BUF_BASE);
+    WR(PMSIRR_EL1, 0x100);
+    WR(PMSICR_EL1, icr);
+    WR(PMSCR_EL1, PMSCR_E0SPE);
+    WR(PMBLIMITR_EL1, BUF_LIMIT | 1);
+    WR(sctlr_el1, sctlr & ~SCTLR_UCT);  /* EL0 reads of CTR_EL0 trapped */
+    ISB();
+    *esr = run_el0(fn, (uint64_t)el0_udf);
+    WR(sctlr_el1, sctlr);
+    end = el0_profiling_stop();
+    *icr_out = RD(PMSICR_EL1);
+    spe_reset_regs();
+    return end;
+}
+
+#define ESR_EC_UNKNOWN  0x00    /* UNDEFINED */
+#define ESR_EC_SYSREG   0x18    /* trapped MSR, MRS or System instruction */
+#define ESR_EC_DABT_LOW 0x24    /* Data Abort from a lower EL */
+
+/*
+ * The interval counter counts the operations executed (3.1.2: one
+ * decrement per member of the population): the 4 NOPs and the faulting
+ * operation, which completed with a synchronous exception and so retired
+ * (D18.2.6, E[1]), not the 21 after it, which never executed. COUNT
+ * 1000 - 5, no record.
+ */
+static void el0_fault_counted(const char *n, void (*fn)(uint64_t),
+                              uint64_t ec)
+{
+    uint64_t icr, esr, end = el0_fault_run(fn, 1000, &icr, &esr);
+
+    CHECK_EQ(n, "ESR_EL1.EC", esr >> 26, ec);
+    CHECK_EQ(n, "records", (end - BUF_BASE) / RECORD_SIZE, 0);
+    CHECK_EQ(n, "PMSICR_EL1 (1000 - 5 operations)", icr, 995);
+    result(n, 1, "", 0, 0);
+}
+
+/*
+ * PMSICR_EL1 = 4: the fifth operation finds COUNT zero and is sampled
+ * (3.1.2); COUNT is reloaded with INTERVAL, 256, and nothing after it is
+ * counted. Its record: PC @op at EL0 (D18.2.1), E[1] retired and E[0]
+ * "Completed with a synchronous exception" (D18.2.6); the store has its
+ * data VA (address index 2) and is a store (D18.2.7 Load/store, bit 0).
+ */
+static void el0_fault_sampled(const char *n, void (*fn)(uint64_t),
+                              const char *op, int store)
+{
+    uint64_t icr, esr, end = el0_fault_run(fn, 4, &icr, &esr);
+    Pkt pc = find_pkt(BUF_BASE, end, 0xb0, 0xff);
+    Pkt ev = find_pkt(BUF_BASE, end, 0x42, 0xcf);
+    Pkt va = find_pkt(BUF_BASE, end, 0xb2, 0xff);
+    Pkt ty = find_pkt(BUF_BASE, end, 0x48, 0xfc);
+
+    CHECK_EQ(n, "records", (end - BUF_BASE) / RECORD_SIZE, 1);
+    CHECK_EQ(n, "PC packet", pc.payload & ((1ULL << 56) - 1), (uint64_t)op);
+    CHECK_EQ(n, "Events E[1:0]", ev.payload & 3, 3);
+    CHECK_EQ(n, "PMSICR_EL1 (reloaded, none counted after)", icr, 256);
+    if (store) {
+        CHECK_EQ(n, "Operation Type class", ty.hdr & 3, 1);
+        CHECK_EQ(n, "Load/store: a store", ty.payload & 1, 1);
+        CHECK_EQ(n, "data VA", va.payload & ((1ULL << 56) - 1),
+                 (uint64_t)el0_udf);
+    }
+    result(n, 1, "", 0, 0);
+}
+
+/*
+ * PMSICR_EL1 = 3: the fourth NOP, the operation before the faulting one,
+ * is sampled: E[1] only, and COUNT reloaded to 256 then counts the
+ * faulting operation.
+ */
+static void el0_fault_sampled_before(const char *n, void (*fn)(uint64_t),
+                                     const char *op)
+{
+    uint64_t icr, esr, end = el0_fault_run(fn, 3, &icr, &esr);
+    Pkt pc = find_pkt(BUF_BASE, end, 0xb0, 0xff);
+    Pkt ev = find_pkt(BUF_BASE, end, 0x42, 0xcf);
+
+    CHECK_EQ(n, "records", (end - BUF_BASE) / RECORD_SIZE, 1);
+    CHECK_EQ(n, "PC packet (the fourth NOP)", pc.payload & ((1ULL << 56) - 1),
+             (uint64_t)op - 4);
+    CHECK_EQ(n, "Events E[1:0]", ev.payload & 3, 2);
+    CHECK_EQ(n, "PMSICR_EL1 (256 less the faulting operation)", icr, 255);
+    result(n, 1, "", 0, 0);
+}
+
+static void t_el0_fault(void)
+{
+    /*
+     * An UNDEFINED encoding ends its TB where it is translated, so the
+     * rest of the TB is not counted with or without the give-back: this
+     * one checks that the faulting operation is counted; the trap (an
+     * access check at run time) and the abort check the give-back.
+     */
+    el0_fault_counted("el0_udf_counted", el0_udf, ESR_EC_UNKNOWN);
+    el0_fault_counted("el0_trap_rest_of_tb_not_counted", el0_trap,
+                      ESR_EC_SYSREG);
+    el0_fault_counted("el0_abort_rest_of_tb_not_counted", el0_store_ro,
+                      ESR_EC_DABT_LOW);
+    el0_fault_sampled("el0_udf_sampled_e0", el0_udf, el0_udf_op, 0);
+    el0_fault_sampled("el0_trap_sampled_e0", el0_trap, el0_trap_op, 0);
+    el0_fault_sampled("el0_abort_sampled_e0", el0_store_ro, el0_store_ro_op,
+                      1);
+    el0_fault_sampled_before("el0_before_udf_sampled_no_e0", el0_udf,
+                             el0_udf_op);
+    el0_fault_sampled_before("el0_before_abort_sampled_no_e0", el0_store_ro,
+                             el0_store_ro_op);
 }
 #endif
 
@@ -4531,6 +4666,7 @@ int main(void)
     t_pbt();
 #elif defined(MODE_EL0)
     t_el0();
+    t_el0_fault();
 #elif defined(MODE_UNPRIV)
     t_unpriv();
 #elif defined(MODE_GCS)
