@@ -4138,46 +4138,32 @@ static void el0_fault_counted(const char *n, void (*fn)(uint64_t),
  * counted. Its record: PC @op at EL0 (D18.2.1), E[1] retired and E[0]
  * "Completed with a synchronous exception" (D18.2.6); the store has its
  * data VA (address index 2) and is a store (D18.2.7 Load/store, bit 0).
+ * PMSICR_EL1 = 3 (@before): the fourth NOP, the operation before the
+ * faulting one, is sampled: E[1] only, and COUNT reloaded to 256 then
+ * counts the faulting operation.
  */
 static void el0_fault_sampled(const char *n, void (*fn)(uint64_t),
-                              const char *op, int store)
+                              const char *op, int store, int before)
 {
-    uint64_t icr, esr, end = el0_fault_run(fn, 4, &icr, &esr);
+    uint64_t icr, esr, end = el0_fault_run(fn, before ? 3 : 4, &icr, &esr);
     Pkt pc = find_pkt(BUF_BASE, end, 0xb0, 0xff);
     Pkt ev = find_pkt(BUF_BASE, end, 0x42, 0xcf);
     Pkt va = find_pkt(BUF_BASE, end, 0xb2, 0xff);
     Pkt ty = find_pkt(BUF_BASE, end, 0x48, 0xfc);
 
     CHECK_EQ(n, "records", (end - BUF_BASE) / RECORD_SIZE, 1);
-    CHECK_EQ(n, "PC packet", pc.payload & ((1ULL << 56) - 1), (uint64_t)op);
-    CHECK_EQ(n, "Events E[1:0]", ev.payload & 3, 3);
-    CHECK_EQ(n, "PMSICR_EL1 (reloaded, none counted after)", icr, 256);
-    if (store) {
+    CHECK_EQ(n, before ? "PC packet (the fourth NOP)" : "PC packet",
+             pc.payload & ((1ULL << 56) - 1), (uint64_t)op - 4 * before);
+    CHECK_EQ(n, "Events E[1:0]", ev.payload & 3, before ? 2 : 3);
+    CHECK_EQ(n, before ? "PMSICR_EL1 (256 less the faulting operation)" :
+             "PMSICR_EL1 (reloaded, none counted after)", icr,
+             before ? 255 : 256);
+    if (store && !before) {
         CHECK_EQ(n, "Operation Type class", ty.hdr & 3, 1);
         CHECK_EQ(n, "Load/store: a store", ty.payload & 1, 1);
         CHECK_EQ(n, "data VA", va.payload & ((1ULL << 56) - 1),
                  (uint64_t)el0_udf);
     }
-    result(n, 1, "", 0, 0);
-}
-
-/*
- * PMSICR_EL1 = 3: the fourth NOP, the operation before the faulting one,
- * is sampled: E[1] only, and COUNT reloaded to 256 then counts the
- * faulting operation.
- */
-static void el0_fault_sampled_before(const char *n, void (*fn)(uint64_t),
-                                     const char *op)
-{
-    uint64_t icr, esr, end = el0_fault_run(fn, 3, &icr, &esr);
-    Pkt pc = find_pkt(BUF_BASE, end, 0xb0, 0xff);
-    Pkt ev = find_pkt(BUF_BASE, end, 0x42, 0xcf);
-
-    CHECK_EQ(n, "records", (end - BUF_BASE) / RECORD_SIZE, 1);
-    CHECK_EQ(n, "PC packet (the fourth NOP)", pc.payload & ((1ULL << 56) - 1),
-             (uint64_t)op - 4);
-    CHECK_EQ(n, "Events E[1:0]", ev.payload & 3, 2);
-    CHECK_EQ(n, "PMSICR_EL1 (256 less the faulting operation)", icr, 255);
     result(n, 1, "", 0, 0);
 }
 
@@ -4194,14 +4180,14 @@ static void t_el0_fault(void)
                       ESR_EC_SYSREG);
     el0_fault_counted("el0_abort_rest_of_tb_not_counted", el0_store_ro,
                       ESR_EC_DABT_LOW);
-    el0_fault_sampled("el0_udf_sampled_e0", el0_udf, el0_udf_op, 0);
-    el0_fault_sampled("el0_trap_sampled_e0", el0_trap, el0_trap_op, 0);
+    el0_fault_sampled("el0_udf_sampled_e0", el0_udf, el0_udf_op, 0, 0);
+    el0_fault_sampled("el0_trap_sampled_e0", el0_trap, el0_trap_op, 0, 0);
     el0_fault_sampled("el0_abort_sampled_e0", el0_store_ro, el0_store_ro_op,
-                      1);
-    el0_fault_sampled_before("el0_before_udf_sampled_no_e0", el0_udf,
-                             el0_udf_op);
-    el0_fault_sampled_before("el0_before_abort_sampled_no_e0", el0_store_ro,
-                             el0_store_ro_op);
+                      1, 0);
+    el0_fault_sampled("el0_before_udf_sampled_no_e0", el0_udf, el0_udf_op,
+                      0, 1);
+    el0_fault_sampled("el0_before_abort_sampled_no_e0", el0_store_ro,
+                      el0_store_ro_op, 1, 1);
 }
 #endif
 
