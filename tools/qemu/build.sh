@@ -6,8 +6,9 @@
 # Fetches Debian's QEMU source through the private apt state, applies
 # Debian's own quilt series (debian/patches/series: build fixes for the
 # +ds repack, e.g. the stripped firmware blobs) and then this project's
-# series, configures a TCG-only aarch64-softmmu build and compiles it with
-# ninja -j2. The base is one of:
+# series (the source steps are tools/qemu/source.sh's, shared with
+# dev-tree.sh), configures a TCG-only aarch64-softmmu build and compiles
+# it with ninja -j2. The base is one of:
 #   10.0  trixie's newest 10.0.x, series tools/qemu/patches (the default;
 #         every test runs on it)
 #   10.2  sid's newest 10.2.x, the same series rebased on it in
@@ -53,39 +54,18 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
-case "$base" in
-10.0)
-	pdir="$here/patches"
-	fixdir=""
-	vsuffix=""
-	;;
-10.2)
-	pdir="$here/patches-10.2"
-	fixdir="$pdir/base"
-	vsuffix="-10.2"
-	;;
-*) spe_die "--base takes 10.0 or 10.2, not '$base'" ;;
-esac
+# shellcheck source=source.sh
+. "$here/source.sh"
+qemu_base "$base"
+pdir=$qemu_pdir
+fixdir=$qemu_fixdir
 
 root="$ARM_SPE_CACHE/qemu"
 mkdir -p "$root"
 
-# Resolve the source version. The private apt lists are refreshed at most
-# every 12 hours by spe_apt_setup; the resolved version is remembered so a
-# warm run does not need apt at all.
-ver=${QEMU_DEB_VERSION:-}
-vfile="$root/.resolved-version$vsuffix"
-if [ -z "$ver" ] && [ -s "$vfile" ] &&
-	[ -z "$(find "$vfile" -mmin +720 2>/dev/null)" ]; then
-	ver=$(cat "$vfile")
-fi
-if [ -z "$ver" ]; then
-	spe_apt_setup
-	# The source package: sid keeps 10.2's source after its binaries moved on
-	ver=$(spe_apt_newest qemu "^1:${base//./\\.}\\.")
-	[ -n "$ver" ] || spe_die "no QEMU $base.x source package found in the private apt state"
-	echo "$ver" >"$vfile"
-fi
+# The source version: apt is asked at most every 12 hours, so a warm run
+# does not need it at all (qemu_version).
+ver=$(qemu_version "$base")
 spe_log "QEMU source: qemu $ver (Debian), base $base, mode: $mode"
 
 patches=()
@@ -101,7 +81,7 @@ fi
 key=$(
 	{
 		echo "$ver $mode"
-		cat "$0"
+		cat "$0" "$here/source.sh"
 		for p in "${fixes[@]}" "${patches[@]}"; do
 			basename "$p"
 			cat "$p"
@@ -152,36 +132,9 @@ export PATH="$mdir/usr/bin:$PATH"
 export PYTHONPATH="$mdir/usr/lib/python3/dist-packages${PYTHONPATH:+:$PYTHONPATH}"
 spe_log "meson $mver from $mdir"
 
-# Source package
-sdir="$ARM_SPE_CACHE/qemu-src/$ver"
-mkdir -p "$sdir"
-if ! ls "$sdir"/qemu_*.orig.tar.* >/dev/null 2>&1 ||
-	! ls "$sdir"/qemu_*.debian.tar.* >/dev/null 2>&1; then
-	spe_log "downloading source package qemu=$ver"
-	(cd "$sdir" && spe_apt -qq source --download-only "qemu=$ver") >&2 ||
-		spe_die "could not download source package qemu=$ver"
-fi
-
 rm -rf "$out.tmp"
-mkdir -p "$out.tmp/src"
-spe_log "unpacking"
-tar -C "$out.tmp/src" --strip-components=1 --no-same-owner -xf "$(ls "$sdir"/qemu_*.orig.tar.* | head -n1)" ||
-	spe_die "could not unpack the orig tarball"
-tar -C "$out.tmp/src" --no-same-owner -xf "$(ls "$sdir"/qemu_*.debian.tar.* | head -n1)" ||
-	spe_die "could not unpack the debian tarball"
-
+qemu_unpack "$ver" "$out.tmp/src"
 cd "$out.tmp/src"
-spe_log "applying Debian's patch series"
-while read -r p _; do
-	case "$p" in "" | \#*) continue ;; esac
-	patch -p1 -s --no-backup-if-mismatch <"debian/patches/$p" ||
-		spe_die "Debian patch $p does not apply"
-done <debian/patches/series
-for p in "${fixes[@]}"; do
-	spe_log "applying the base fix $(basename "$p")"
-	patch -p1 -s --no-backup-if-mismatch <"$p" ||
-		spe_die "$(basename "$p") does not apply to qemu $ver"
-done
 for p in "${patches[@]}"; do
 	spe_log "applying $(basename "$p")"
 	patch -p1 -s --no-backup-if-mismatch <"$p" ||

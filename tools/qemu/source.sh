@@ -1,0 +1,86 @@
+# Debian's QEMU source for the FEAT_SPE series, sourced by build.sh and
+# dev-tree.sh so that both unpack the same tree: the table of bases, the
+# source version a base resolves to, its download into the cache and its
+# unpacking with Debian's quilt series and the base's upstream fixes.
+# Needs tools/lib/apt.sh sourced first and $here set to tools/qemu.
+# shellcheck shell=bash
+# (the qemu_* variables are for the script that sources this, which sets
+# $here)
+# shellcheck disable=SC2034,SC2154
+
+# qemu_base BASE: sets qemu_pdir (the series), qemu_fixdir (upstream fixes
+# applied under the series, or ""), qemu_vsuffix (of the cached version
+# file) and qemu_abbrev (the index abbreviation of the patch files: QEMU's
+# own for that release).
+qemu_base() {
+	case "$1" in
+	10.0)
+		qemu_pdir=$here/patches qemu_fixdir="" qemu_vsuffix="" qemu_abbrev=8
+		;;
+	10.2)
+		qemu_pdir=$here/patches-10.2 qemu_fixdir=$here/patches-10.2/base
+		qemu_vsuffix=-10.2 qemu_abbrev=9
+		;;
+	*) spe_die "--base takes 10.0 or 10.2, not '$1'" ;;
+	esac
+}
+
+# qemu_version BASE: prints the Debian source version for BASE:
+# $QEMU_DEB_VERSION if set, else the one resolved in the last 12 hours,
+# else the newest BASE.x source package in the private apt state (sid
+# keeps 10.2's source after its binaries moved on), remembered.
+qemu_version() {
+	local ver=${QEMU_DEB_VERSION:-} root="$ARM_SPE_CACHE/qemu" vfile
+	if [ -n "$ver" ]; then
+		echo "$ver"
+		return
+	fi
+	qemu_base "$1"
+	mkdir -p "$root"
+	vfile="$root/.resolved-version$qemu_vsuffix"
+	if [ -s "$vfile" ] && [ -z "$(find "$vfile" -mmin +720 2>/dev/null)" ]; then
+		cat "$vfile"
+		return
+	fi
+	spe_apt_setup >&2
+	ver=$(spe_apt_newest qemu "^1:${1//./\\.}\\.")
+	[ -n "$ver" ] || spe_die "no QEMU $1.x source package found in the private apt state"
+	echo "$ver" >"$vfile"
+	echo "$ver"
+}
+
+# qemu_unpack VER DEST: unpacks source package VER (downloaded into the
+# cache if it is not there) into DEST, then applies Debian's quilt series
+# (build fixes for the +ds repack, e.g. the stripped firmware blobs) and
+# the fixes in $qemu_fixdir (qemu_base first).
+qemu_unpack() {
+	local ver=$1 dest=$2 sdir="$ARM_SPE_CACHE/qemu-src/$1" p
+	if ! ls "$sdir"/qemu_*.orig.tar.* >/dev/null 2>&1 ||
+		! ls "$sdir"/qemu_*.debian.tar.* >/dev/null 2>&1; then
+		spe_log "downloading source package qemu=$ver"
+		spe_apt_setup
+		mkdir -p "$sdir"
+		(cd "$sdir" && spe_apt -qq source --download-only "qemu=$ver") >&2 ||
+			spe_die "could not download source package qemu=$ver"
+	fi
+	spe_log "unpacking qemu $ver into $dest"
+	mkdir -p "$dest"
+	tar -C "$dest" --strip-components=1 --no-same-owner \
+		-xf "$(find "$sdir" -name 'qemu_*.orig.tar.*' | sort | head -n1)" ||
+		spe_die "could not unpack the orig tarball"
+	tar -C "$dest" --no-same-owner \
+		-xf "$(find "$sdir" -name 'qemu_*.debian.tar.*' | sort | head -n1)" ||
+		spe_die "could not unpack the debian tarball"
+	spe_log "applying Debian's patch series"
+	while read -r p _; do
+		case "$p" in "" | \#*) continue ;; esac
+		patch -d "$dest" -p1 -s --no-backup-if-mismatch <"$dest/debian/patches/$p" ||
+			spe_die "Debian patch $p does not apply"
+	done <"$dest/debian/patches/series"
+	[ -n "$qemu_fixdir" ] || return 0
+	for p in "$qemu_fixdir"/[0-9][0-9][0-9][0-9]-*.patch; do
+		spe_log "applying the base fix $(basename "$p")"
+		patch -d "$dest" -p1 -s --no-backup-if-mismatch <"$p" ||
+			spe_die "$(basename "$p") does not apply to qemu $ver"
+	done
+}
