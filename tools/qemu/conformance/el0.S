@@ -1,6 +1,6 @@
 /*
  * EL0 for the conformance programs: run_el0() drops to EL0 at a function
- * in the EL0-executable block (section .text.el0, mapped EL0/EL1
+ * in the EL0-executable block (section .el0.text, mapped EL0/EL1
  * read-only by mmu_on() in MODE_EL0) and comes back when it executes
  * SVC, through a vector table of its own (the program's table sends a
  * lower-EL exception to its EL2 trap handler).
@@ -60,7 +60,7 @@ el0_vectors:
  * void el0_spin(uint64_t iters), at EL0: 3 * iters operations (ADD,
  * SUBS, B.NE) touching no memory, then SVC #0.
  */
-	.section .text.el0, "ax"
+	.section .el0.text, "ax"
 	.global	el0_spin, el0_spin_end
 el0_spin:
 1:	add	x1, x1, #1
@@ -114,6 +114,28 @@ el0_store_ro:
 	.endr
 el0_store_ro_op:
 	str	x0, [x0]
+	.rept	20
+	nop
+	.endr
+	svc	#0
+
+/*
+ * void el0_bti(uint64_t unused), at EL0 in a guarded page (mmu_on(): GP
+ * set on this block when FEAT_BTI is implemented): 2 NOPs, then BR to
+ * the next instruction, el0_bti_op, a NOP, which is not a valid target
+ * for the BTYPE the BR sets: the fifth operation takes a Branch Target
+ * exception, EC 0x0D. 20 NOPs and SVC #0 follow it in the TB that
+ * starts at el0_bti_op.
+ */
+	.balign	128
+	.global	el0_bti, el0_bti_op
+el0_bti:
+	nop
+	nop
+	adr	x1, el0_bti_op
+	br	x1
+el0_bti_op:
+	nop				/* not BTI: Branch Target exception */
 	.rept	20
 	nop
 	.endr

@@ -274,9 +274,9 @@ migrated migrate-refused 11 max,spe-ernd=on,spe-seed=1,spe-model=flat --refuse
 run ERND 10 max,spe-ernd=on
 run ERND 10 max
 # Sampling at EL0 (PMSCR_EL1.E0SPE): the PC packet's EL, CONTEXTIDR_EL1
-run EL0 10 max,spe-strict=off,spe-model=flat
+run EL0 13 max,spe-strict=off,spe-model=flat
 # The same with the strict model and the memory-hierarchy model
-run EL0 10 max
+run EL0 13 max
 # LDTR/STTR/SETPT at EL1 with PAN: the PA of the EL0-permission access
 run UNPRIV 5 max,spe-strict=off,spe-model=flat
 run PBT 4 max,spe-pbt=on,spe-maxsize=128,spe-strict=off,spe-model=flat

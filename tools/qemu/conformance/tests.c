@@ -122,6 +122,7 @@ static __attribute__((unused)) void skip_all(const char *const *names,
 #define PMSCR_EL2     S3_4_C9_C9_0
 #define HDFGRTR_EL2   S3_4_C3_C1_4        /* FEAT_FGT */
 #define HDFGWTR_EL2   S3_4_C3_C1_5
+#define ID_AA64PFR1   S3_0_C0_C4_1
 
 /* ---------------------------------------------------------------- */
 /* Memory map, identity-mapped MMU with one unmapped page */
@@ -130,7 +131,7 @@ static __attribute__((unused)) void skip_all(const char *const *names,
 #define BUF_LIMIT   0x41010000UL
 #define HOLE_PAGE   0x41010000UL           /* not mapped: fault test */
 #define DATA        0x41100000UL           /* operand memory */
-#define EL0_BLOCK   0x40400000UL           /* link.ld: .text.el0 */
+#define EL0_BLOCK   0x40400000UL           /* link.ld: .el0.text */
 #define TAG_PAGE    0x41140000UL           /* MODE_MTE: Allocation Tags */
 
 static uint64_t l1[512] __attribute__((aligned(4096)));
@@ -147,7 +148,6 @@ static uint64_t l3[512] __attribute__((aligned(4096)));
  * index 1, the GCS permission (0b1001: read, GCS read/write). Nothing at
  * EL0 (PIRE0_EL1 = 0). Without FEAT_GCS and FEAT_S1PIE, nothing changes.
  */
-#define ID_AA64PFR1   S3_0_C0_C4_1
 #define ID_AA64MMFR3  S3_0_C0_C7_3
 #define TCR2_EL1      S3_0_C2_C0_3
 #define PIR_EL1       S3_0_C10_C2_3
@@ -175,6 +175,14 @@ static void gcs_tables(void)
 }
 #endif
 
+#if defined(MODE_EL0)
+/* FEAT_BTI: ID_AA64PFR1_EL1.BT, bits [3:0] */
+static int have_bti(void)
+{
+    return (RD(ID_AA64PFR1) & 0xf) != 0;
+}
+#endif
+
 static void mmu_on(void)
 {
     const uint64_t af = 1 << 10, sh = 3 << 8, normal = 1 << 2, valid = 1;
@@ -199,6 +207,10 @@ static void mmu_on(void)
 #if defined(MODE_EL0)
     /* el0.S's EL0 code: AP[2:1] = 0b11, read-only at EL0 and EL1 */
     l2[(EL0_BLOCK - 0x40000000UL) >> 21] |= 3 << 6;
+    /* and a guarded page (GP, bit 50; RES0 without FEAT_BTI) */
+    if (have_bti()) {
+        l2[(EL0_BLOCK - 0x40000000UL) >> 21] |= 1ULL << 50;
+    }
 #endif
 #if defined(MODE_GCS)
     gcs_tables();
@@ -3990,7 +4002,8 @@ extern char el0_spin_end[];
 void el0_udf(uint64_t unused);
 void el0_store_ro(uint64_t addr);
 void el0_trap(uint64_t unused);
-extern char el0_udf_op[], el0_store_ro_op[], el0_trap_op[];
+void el0_bti(uint64_t unused);
+extern char el0_udf_op[], el0_store_ro_op[], el0_trap_op[], el0_bti_op[];
 
 #define PMSCR_E0SPE (1ULL << 0)
 #define PMSCR_E1SPE (1ULL << 1)
@@ -4111,6 +4124,7 @@ static uint64_t el0_fault_run(void (*fn)(uint64_t), uint64_t icr,
 }
 
 #define ESR_EC_UNKNOWN  0x00    /* UNDEFINED */
+#define ESR_EC_BTI      0x0d    /* Branch Target exception */
 #define ESR_EC_SYSREG   0x18    /* trapped MSR, MRS or System instruction */
 #define ESR_EC_DABT_LOW 0x24    /* Data Abort from a lower EL */
 
@@ -4188,6 +4202,25 @@ static void t_el0_fault(void)
                       0, 1);
     el0_fault_sampled("el0_before_abort_sampled_no_e0", el0_store_ro,
                       el0_store_ro_op, 1, 1);
+    /*
+     * The Branch Target exception is taken at the first instruction of
+     * its TB, at run time (guarded_page_check): the other 21 are left
+     * unexecuted. The operation before it is the BR.
+     */
+    if (have_bti()) {
+        el0_fault_counted("el0_bti_rest_of_tb_not_counted", el0_bti,
+                          ESR_EC_BTI);
+        el0_fault_sampled("el0_bti_sampled_e0", el0_bti, el0_bti_op, 0, 0);
+        el0_fault_sampled("el0_before_bti_sampled_no_e0", el0_bti,
+                          el0_bti_op, 0, 1);
+    } else {
+        static const char *const bti[] = {
+            "el0_bti_rest_of_tb_not_counted", "el0_bti_sampled_e0",
+            "el0_before_bti_sampled_no_e0",
+        };
+
+        skip_all(bti, ARRAY_LEN(bti), "no FEAT_BTI");
+    }
 }
 #endif
 
