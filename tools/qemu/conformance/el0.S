@@ -121,8 +121,8 @@ el0_store_ro_op:
 
 /*
  * void el0_bti(uint64_t unused), at EL0 in a guarded page (mmu_on(): GP
- * set on this block when FEAT_BTI is implemented): 2 NOPs, then BR to
- * the next instruction, el0_bti_op, a NOP, which is not a valid target
+ * set on this block when FEAT_BTI is implemented): 2 NOPs, then ADR and
+ * BR to the next instruction, el0_bti_op, a NOP, which is not a valid target
  * for the BTYPE the BR sets: the fifth operation takes a Branch Target
  * exception, EC 0x0D. 20 NOPs and SVC #0 follow it in the TB that
  * starts at el0_bti_op.

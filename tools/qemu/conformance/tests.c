@@ -4152,9 +4152,9 @@ static void el0_fault_counted(const char *n, void (*fn)(uint64_t),
  * counted. Its record: PC @op at EL0 (D18.2.1), E[1] retired and E[0]
  * "Completed with a synchronous exception" (D18.2.6); the store has its
  * data VA (address index 2) and is a store (D18.2.7 Load/store, bit 0).
- * PMSICR_EL1 = 3 (@before): the fourth NOP, the operation before the
- * faulting one, is sampled: E[1] only, and COUNT reloaded to 256 then
- * counts the faulting operation.
+ * PMSICR_EL1 = 3 (@before): the fourth operation (a NOP, el0_bti's BR),
+ * the one before the faulting one, is sampled: E[1] only, and COUNT
+ * reloaded to 256 then counts the faulting operation.
  */
 static void el0_fault_sampled(const char *n, void (*fn)(uint64_t),
                               const char *op, int store, int before)
@@ -4166,7 +4166,7 @@ static void el0_fault_sampled(const char *n, void (*fn)(uint64_t),
     Pkt ty = find_pkt(BUF_BASE, end, 0x48, 0xfc);
 
     CHECK_EQ(n, "records", (end - BUF_BASE) / RECORD_SIZE, 1);
-    CHECK_EQ(n, before ? "PC packet (the fourth NOP)" : "PC packet",
+    CHECK_EQ(n, before ? "PC packet (the fourth operation)" : "PC packet",
              pc.payload & ((1ULL << 56) - 1), (uint64_t)op - 4 * before);
     CHECK_EQ(n, "Events E[1:0]", ev.payload & 3, before ? 2 : 3);
     CHECK_EQ(n, before ? "PMSICR_EL1 (256 less the faulting operation)" :
