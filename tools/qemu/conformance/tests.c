@@ -205,12 +205,12 @@ static void mmu_on(void)
     l3[(DATA - 0x41000000UL) >> 12] |= 1 << 6;
 #endif
 #if defined(MODE_EL0)
-    /* el0.S's EL0 code: AP[2:1] = 0b11, read-only at EL0 and EL1 */
-    l2[(EL0_BLOCK - 0x40000000UL) >> 21] |= 3 << 6;
-    /* and a guarded page (GP, bit 50; RES0 without FEAT_BTI) */
-    if (have_bti()) {
-        l2[(EL0_BLOCK - 0x40000000UL) >> 21] |= 1ULL << 50;
-    }
+    /*
+     * el0.S's EL0 code: AP[2:1] = 0b11, read-only at EL0 and EL1, and a
+     * guarded page (GP, bit 50; RES0 without FEAT_BTI)
+     */
+    l2[(EL0_BLOCK - 0x40000000UL) >> 21] |= (3 << 6) |
+                                            (have_bti() ? 1ULL << 50 : 0);
 #endif
 #if defined(MODE_GCS)
     gcs_tables();
@@ -3690,7 +3690,7 @@ static void t_mte(void)
     uint64_t a, tcr = RD(tcr_el1), sctlr = RD(sctlr_el1);
     unsigned i;
 
-    if (ID_AA64PFR1_MTE(RD(S3_0_C0_C4_1)) < 2) {
+    if (ID_AA64PFR1_MTE(RD(ID_AA64PFR1)) < 2) {
         skip_all(mte_names, ARRAY_LEN(mte_names),
                  "no FEAT_MTE2 (the virt board gives it with mte=on)");
         return;
@@ -3791,7 +3791,7 @@ static void t_mte_setg(void)
     const char *const *n = mte_setg_names;
     uint64_t tcr = RD(tcr_el1), sctlr = RD(sctlr_el1);
 
-    if (ID_AA64PFR1_MTE(RD(S3_0_C0_C4_1)) < 2) {
+    if (ID_AA64PFR1_MTE(RD(ID_AA64PFR1)) < 2) {
         skip_all(mte_setg_names, ARRAY_LEN(mte_setg_names),
                  "no FEAT_MTE2 (the virt board gives it with mte=on)");
         return;
