@@ -51,6 +51,7 @@ stages_host() {
 	if [ -f tools/decoder/Makefile ]; then
 		run_suite decoder make -s -C tools/decoder check
 	fi
+	run_suite qemu-source tools/qemu/test_source.sh
 	run_suite classify tools/qemu/classify/run.sh
 	run_suite classify-qemu10.2 --as classify tools/qemu/classify/run.sh --base 10.2
 }

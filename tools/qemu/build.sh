@@ -58,7 +58,6 @@ done
 . "$here/source.sh"
 qemu_base "$base"
 pdir=$qemu_pdir
-fixdir=$qemu_fixdir
 
 root="$ARM_SPE_CACHE/qemu"
 mkdir -p "$root"
@@ -69,12 +68,8 @@ ver=$(qemu_version "$base")
 spe_log "QEMU source: qemu $ver (Debian), base $base, mode: $mode"
 
 patches=()
-fixes=()
-if [ -n "$fixdir" ]; then
-	mapfile -t fixes < <(find "$fixdir" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' | sort)
-fi
 if [ "$mode" = patched ]; then
-	mapfile -t patches < <(find "$pdir" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' | sort)
+	qemu_patch_files "$pdir" patches
 	[ ${#patches[@]} -gt 0 ] || spe_die "no patches in $pdir"
 fi
 
@@ -82,7 +77,7 @@ key=$(
 	{
 		echo "$ver $mode"
 		cat "$0" "$here/source.sh"
-		for p in "${fixes[@]}" "${patches[@]}"; do
+		for p in "${qemu_fixes[@]}" "${patches[@]}"; do
 			basename "$p"
 			cat "$p"
 		done
@@ -137,7 +132,7 @@ qemu_unpack "$ver" "$out.tmp/src"
 cd "$out.tmp/src"
 for p in "${patches[@]}"; do
 	spe_log "applying $(basename "$p")"
-	patch -p1 -s --no-backup-if-mismatch <"$p" ||
+	patch -p1 -s -F0 --no-backup-if-mismatch <"$p" ||
 		spe_die "$(basename "$p") does not apply to qemu $ver"
 done
 
@@ -194,7 +189,7 @@ fi
 {
 	echo "source: qemu $ver (Debian) + debian/patches/series"
 	echo "mode: $mode"
-	for p in "${fixes[@]}" "${patches[@]}"; do basename "$p"; done
+	for p in "${qemu_fixes[@]}" "${patches[@]}"; do basename "$p"; done
 } >"$out.tmp/BUILDINFO"
 cd "$root"
 rm -rf "$out.tmp/src" "$out.tmp/build"

@@ -9,7 +9,8 @@
 # shellcheck disable=SC2034,SC2154
 
 # qemu_base BASE: sets qemu_pdir (the series), qemu_fixdir (upstream fixes
-# applied under the series, or ""), qemu_vsuffix (of the cached version
+# applied under the series, or ""), qemu_fixes (those fixes' files, in the
+# order qemu_unpack applies them), qemu_vsuffix (of the cached version
 # file) and qemu_abbrev (the index abbreviation of the patch files: QEMU's
 # own for that release).
 qemu_base() {
@@ -23,6 +24,14 @@ qemu_base() {
 		;;
 	*) spe_die "--base takes 10.0 or 10.2, not '$1'" ;;
 	esac
+	qemu_fixes=()
+	[ -z "$qemu_fixdir" ] || qemu_patch_files "$qemu_fixdir" qemu_fixes
+}
+
+# qemu_patch_files DIR ARRAY: sets ARRAY to DIR's NNNN-*.patch, sorted.
+qemu_patch_files() {
+	local -n _files=$2
+	mapfile -t _files < <(find "$1" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' | sort)
 }
 
 # qemu_version BASE: prints the Debian source version for BASE:
@@ -45,14 +54,16 @@ qemu_version() {
 	spe_apt_setup >&2
 	ver=$(spe_apt_newest qemu "^1:${1//./\\.}\\.")
 	[ -n "$ver" ] || spe_die "no QEMU $1.x source package found in the private apt state"
-	echo "$ver" >"$vfile"
+	# whole or not at all: another build may be reading it
+	echo "$ver" >"$vfile.$$" && mv "$vfile.$$" "$vfile"
 	echo "$ver"
 }
 
 # qemu_unpack VER DEST: unpacks source package VER (downloaded into the
 # cache if it is not there) into DEST, then applies Debian's quilt series
 # (build fixes for the +ds repack, e.g. the stripped firmware blobs) and
-# the fixes in $qemu_fixdir (qemu_base first).
+# the fixes in qemu_fixes (qemu_base first), all without fuzz, as
+# dpkg-source does: a patch that no longer fits stops the build.
 qemu_unpack() {
 	local ver=$1 dest=$2 sdir="$ARM_SPE_CACHE/qemu-src/$1" p
 	if ! ls "$sdir"/qemu_*.orig.tar.* >/dev/null 2>&1 ||
@@ -74,13 +85,12 @@ qemu_unpack() {
 	spe_log "applying Debian's patch series"
 	while read -r p _; do
 		case "$p" in "" | \#*) continue ;; esac
-		patch -d "$dest" -p1 -s --no-backup-if-mismatch <"$dest/debian/patches/$p" ||
+		patch -d "$dest" -p1 -s -F0 --no-backup-if-mismatch <"$dest/debian/patches/$p" ||
 			spe_die "Debian patch $p does not apply"
 	done <"$dest/debian/patches/series"
-	[ -n "$qemu_fixdir" ] || return 0
-	for p in "$qemu_fixdir"/[0-9][0-9][0-9][0-9]-*.patch; do
+	for p in "${qemu_fixes[@]}"; do
 		spe_log "applying the base fix $(basename "$p")"
-		patch -d "$dest" -p1 -s --no-backup-if-mismatch <"$p" ||
+		patch -d "$dest" -p1 -s -F0 --no-backup-if-mismatch <"$p" ||
 			spe_die "$(basename "$p") does not apply to qemu $ver"
 	done
 }

@@ -35,17 +35,16 @@ if [ ! -x "$llvm/llvm-mc" ] || [ ! -x "$llvm/llvm-tblgen" ]; then
 	spe_die "llvm-16 has no llvm-mc/llvm-tblgen"
 fi
 
+# shellcheck source=../source.sh
+. "$repo/tools/qemu/source.sh"
 base=10.0
-pdir=$repo/tools/qemu/patches
 if [ "${1:-}" = --base ]; then
 	base=${2:-}
 	shift 2 || spe_die "--base takes 10.0 or 10.2"
 fi
-case $base in
-10.0) ;;
-10.2) pdir=$repo/tools/qemu/patches-10.2 ;;
-*) spe_die "--base takes 10.0 or 10.2, not '$base'" ;;
-esac
+# the series of that base, from build.sh's table (source.sh)
+here=$repo/tools/qemu qemu_base "$base"
+pdir=$qemu_pdir
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
