@@ -15,11 +15,46 @@ spe_pmu
 # Time dilation: the scripts give perf fixed wall-clock windows ("sleep 1"
 # before looking at its output) sized for silicon; under TCG perf alone
 # takes over a second to start (Documentation/perf.rst). Their sleeps are
-# stretched by SPE_SLEEP_SCALE (default 10), nothing else changes.
+# stretched by a scale, nothing else changes: SPE_SLEEP_SCALE if set, else
+# for the fork test one fitted to this guest's speed (fork_scale), else 10.
+
+# now: seconds since boot, to the centisecond.
+now() { cut -d' ' -f1 /proc/uptime; }
+
+# fork_scale: test_arm_spe_fork.sh looks at perf record's log after one
+# and two (scaled) seconds and passes only if it grew in between. Under
+# TCG it grows mostly when perf exits, at E = perf's start-up, the
+# workload's 10 s and the write-out. So the scale s must give s < E < 2s:
+# measure E with the same command and a 1 s workload (plus the 9 s), and
+# take s = E / sqrt(2) (1.4142: busybox awk may have no sqrt): the host's
+# load may then make perf 41% slower or 29% faster in between.
+fork_scale() {
+	t0=$(now)
+	perf record -o "$SPE_TMP/fork-cal.data" -e arm_spe/period=65536/ -- \
+		perf test -w sqrtloop 1 >"$SPE_TMP/fork-cal.log" 2>&1 ||
+		fail "calibration: perf record -- perf test -w sqrtloop 1 failed: $(tail -n 3 "$SPE_TMP/fork-cal.log")"
+	t1=$(now)
+	rm -f "$SPE_TMP/fork-cal.data"
+	scale=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", (b - a + 9) / 1.4142 }')
+	note "calibration: perf record of a 1 s workload took" \
+		"$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }') s; perf should" \
+		"exit at about $(awk -v s="$scale" 'BEGIN { print s * 1.4142 }') s;" \
+		"the test looks at $scale s and $(awk -v s="$scale" 'BEGIN { print 2 * s }') s"
+}
+
+scale=${SPE_SLEEP_SCALE:-}
+if [ -z "$scale" ]; then
+	case $1 in
+	test_arm_spe_fork.sh) fork_scale ;;
+	*) scale=10 ;;
+	esac
+fi
+[ -n "$scale" ] || fail "no sleep scale (awk failed?)"
+note "sleep scale $scale"
 mkdir -p "$SPE_TMP/bin"
 cat >"$SPE_TMP/bin/sleep" <<EOS
 #!/usr/bin/dash
-exec /bin/busybox sleep \$(awk -v s="\$1" 'BEGIN { print s * ${SPE_SLEEP_SCALE:-10} }')
+exec /bin/busybox sleep \$(awk -v s="\$1" 'BEGIN { print s * $scale }')
 EOS
 chmod +x "$SPE_TMP/bin/sleep"
 PATH=$SPE_TMP/bin:/usr/bin:$PATH dash "$t" >"$SPE_TMP/shell.out" 2>&1
