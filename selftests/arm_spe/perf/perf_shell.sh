@@ -35,11 +35,12 @@ fork_scale() {
 		fail "calibration: perf record -- perf test -w sqrtloop 1 failed: $(tail -n 3 "$SPE_TMP/fork-cal.log")"
 	t1=$(now)
 	rm -f "$SPE_TMP/fork-cal.data"
-	scale=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", (b - a + 9) / 1.4142 }')
-	note "calibration: perf record of a 1 s workload took" \
-		"$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }') s; perf should" \
-		"exit at about $(awk -v s="$scale" 'BEGIN { print s * 1.4142 }') s;" \
-		"the test looks at $scale s and $(awk -v s="$scale" 'BEGIN { print 2 * s }') s"
+	# shellcheck disable=SC2046 # four numbers
+	set -- $(awk -v a="$t0" -v b="$t1" 'BEGIN { e = b - a + 9; s = e / 1.4142
+		printf "%.1f %.2f %.1f %.1f\n", s, b - a, e, 2 * s }')
+	scale=$1
+	note "calibration: perf record of a 1 s workload took $2 s; perf should" \
+		"exit at about $3 s; the test looks at $scale s and $4 s"
 }
 
 scale=${SPE_SLEEP_SCALE:-}
