@@ -2,14 +2,16 @@
 # SPDX-License-Identifier: GPL-2.0
 # Self-test of the way `make check` judges a suite (tools/lib/suite.sh):
 # fake runners that lie in each way a real one could, and the verdict each
-# must get. Prints TAP and ends with "runner: N passed, N failed, N skipped".
+# must get; and of the TAP the host runners print (tools/lib/tap.sh).
+# Prints TAP and ends with "runner: N passed, N failed, N skipped".
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=lib/suite.sh
 . "$top/tools/lib/suite.sh"
+# shellcheck source=lib/tap.sh
+. "$top/tools/lib/tap.sh"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-n=0 pass=0 fail=0
 
 # case NAME EXPECT_FAILED EXPECT_PASSED -- RUNNER_SCRIPT: run the fake
 # runner as suite "demo" and compare the verdict's counts.
@@ -19,17 +21,14 @@ check_case() {
 	SUITE_SUMMARY=()
 	suite_run demo demo "$work/$name.log" bash "$work/$name.sh" >/dev/null 2>&1
 	got=${SUITE_SUMMARY[0]}
-	n=$((n + 1))
 	if [[ $got == "demo: $want_p passed, $want_f failed,"* ]]; then
-		pass=$((pass + 1))
-		echo "ok $n - $name: $got"
+		tap_ok "$name: $got"
 	else
-		fail=$((fail + 1))
-		echo "not ok $n - $name: got '$got', want $want_p passed, $want_f failed"
+		tap_not_ok "$name: got '$got', want $want_p passed, $want_f failed"
 	fi
 }
 
-echo "TAP version 13"
+tap_begin runner
 check_case honest_pass 0 3 'echo "ok 1"; echo "demo: 3 passed, 0 failed, 1 skipped"'
 check_case honest_fail 2 1 'echo "demo: 1 passed, 2 failed, 0 skipped"; exit 1'
 check_case summary_then_nonzero_exit 1 4 'echo "demo: 4 passed, 0 failed, 0 skipped"; exit 3'
@@ -45,13 +44,12 @@ check_case last_summary_counts 1 2 'echo "demo: 9 passed, 0 failed, 0 skipped"
 echo "demo: 2 passed, 1 failed, 0 skipped"; exit 1'
 # The total adds the stages and fails on any failure.
 SUITE_SUMMARY=("a: 2 passed, 0 failed, 1 skipped (1s)" "b: 3 passed, 1 failed, 0 skipped (1s)")
-n=$((n + 1))
 if total=$(suite_total | tail -n1); then
-	fail=$((fail + 1)); echo "not ok $n - total with a failure exits 0 ($total)"
+	tap_not_ok "total with a failure exits 0 ($total)"
 elif [ "$total" = "total: 5 passed, 1 failed, 1 skipped" ]; then
-	pass=$((pass + 1)); echo "ok $n - total adds the stages: $total"
+	tap_ok "total adds the stages: $total"
 else
-	fail=$((fail + 1)); echo "not ok $n - total: got '$total'"
+	tap_not_ok "total: got '$total'"
 fi
 # Lanes: stages run concurrently; their verdicts come back in lane order,
 # and a lane that dies before its last stage is a failure of its own.
@@ -62,13 +60,10 @@ lane_case() {
 	"$@" >"$work/$name.out" 2>&1
 	suite_lanes_join >>"$work/$name.out" 2>&1
 	got=$(printf '%s|' "${SUITE_SUMMARY[@]}" | sed -E 's/ \([0-9]+s\)//g; s/ \(error: [^)]*\)//g')
-	n=$((n + 1))
 	if [ "$got" = "$want" ]; then
-		pass=$((pass + 1))
-		echo "ok $n - $name: $got"
+		tap_ok "$name: $got"
 	else
-		fail=$((fail + 1))
-		echo "not ok $n - $name: got '$got', want '$want'"
+		tap_not_ok "$name: got '$got', want '$want'"
 	fi
 }
 printf '%s\n' 'echo "one: 2 passed, 0 failed, 0 skipped"' >"$work/one.sh"
@@ -85,13 +80,42 @@ dying_lane() { suite_lane a "$work/lanes" lane_dies; suite_lane b "$work/lanes" 
 lane_case lanes_collect_in_order "one: 2 passed, 0 failed, 0 skipped|two: 3 passed, 1 failed, 0 skipped|three: 1 passed, 0 failed, 0 skipped|" two_lanes
 lane_case lane_dies_between_stages "one: 2 passed, 0 failed, 0 skipped|lane-a: 0 passed, 1 failed, 0 skipped|one: 2 passed, 0 failed, 0 skipped|" dying_lane
 # The environment a stage must not inherit.
-n=$((n + 1))
 if (export CROSS_COMPILE=x- MAKEFLAGS=s CFLAGS=-O0; suite_hermetic
 	[ -z "${CROSS_COMPILE:-}${MAKEFLAGS:-}${CFLAGS:-}" ]); then
-	pass=$((pass + 1)); echo "ok $n - suite_hermetic clears CROSS_COMPILE, MAKEFLAGS, CFLAGS"
+	tap_ok "suite_hermetic clears CROSS_COMPILE, MAKEFLAGS, CFLAGS"
 else
-	fail=$((fail + 1)); echo "not ok $n - suite_hermetic leaves the caller's build variables"
+	tap_not_ok "suite_hermetic leaves the caller's build variables"
 fi
-echo "1..$n"
-echo "runner: $pass passed, $fail failed, 0 skipped"
-[ "$fail" -eq 0 ]
+# tap.sh: the output of a runner that uses it, whole (numbering, the SKIP
+# and diagnostic forms, the plan, the summary), its exit status, and the
+# verdict suite.sh gives it.
+tap_demo() { # NAME BODY: run BODY as a tap.sh runner of suite "demo"
+	printf '. "%s"\ntap_begin demo\n%s\ntap_end\n' "$top/tools/lib/tap.sh" "$2" >"$work/$1.sh"
+	bash "$work/$1.sh" >"$work/$1.out" 2>&1
+	echo $? >"$work/$1.rc"
+}
+tap_demo tap_mixed 'tap_ok one; tap_not_ok two "why"; tap_skip three "no device"; tap_case PASS four; tap_case skip five; tap_case TIMEOUT six "after 9 s"'
+want='TAP version 13
+ok 1 - one
+not ok 2 - two # why
+ok 3 - three # SKIP no device
+ok 4 - four
+ok 5 - five # SKIP no reason given
+not ok 6 - six # after 9 s
+1..6
+demo: 2 passed, 2 failed, 2 skipped'
+if [ "$(cat "$work/tap_mixed.out")" = "$want" ] && [ "$(cat "$work/tap_mixed.rc")" = 1 ]; then
+	tap_ok "tap.sh numbers, counts and plans a mixed run, exit 1"
+else
+	tap_not_ok "tap.sh mixed run: exit $(cat "$work/tap_mixed.rc"), output:"
+	sed 's/^/#   /' "$work/tap_mixed.out"
+fi
+tap_demo tap_clean 'tap_ok one; tap_skip two "later"'
+if [ "$(tail -n1 "$work/tap_clean.out")" = "demo: 1 passed, 0 failed, 1 skipped" ] &&
+	[ "$(cat "$work/tap_clean.rc")" = 0 ]; then
+	tap_ok "tap.sh: a run with no failure exits 0"
+else
+	tap_not_ok "tap.sh clean run: exit $(cat "$work/tap_clean.rc"), last line '$(tail -n1 "$work/tap_clean.out")'"
+fi
+check_case tap_runner_judged 1 2 "$(printf '. "%s"\ntap_begin demo\ntap_ok a; tap_ok b; tap_not_ok c\ntap_end' "$top/tools/lib/tap.sh")"
+tap_end

@@ -20,6 +20,8 @@ repo=$(cd "$here/../.." && pwd)
 SPE_LOG_TAG=qemu-tcg
 # shellcheck source=../lib/apt.sh
 . "$repo/tools/lib/apt.sh"
+# shellcheck source=../lib/tap.sh
+. "$repo/tools/lib/tap.sh"
 
 qemu=${1:-}
 [ -n "$qemu" ] || spe_die "usage: tcg-tests.sh <path-to-qemu-system-aarch64>"
@@ -33,29 +35,23 @@ trap 'rm -rf "$work"' EXIT
 cp "$tcg"/* "$work/"
 cd "$work" || exit 2
 
-n=0 pass=0 fail=0
-echo "TAP version 13"
+tap_begin qemu-tcg
 echo "# qemu: $qemu"
 while IFS= read -r line; do
 	[ -n "$line" ] || continue
 	# the harness names each run by its output file: -chardev file,path=NAME.out
 	name=$(sed -n 's/.*path=\([^\\ ]*\)\.out.*/\1/p' <<<"$line")
-	[ -n "$name" ] || name="run $((n + 1))"
-	n=$((n + 1))
+	[ -n "$name" ] || name="run $((TAP_N + 1))"
 	# the line is the argument list, quoted by printf %q when written
 	args=()
 	eval "args=($line)"
 	timeout -s KILL 120 "$qemu" "${args[@]}" >"$name.log" 2>&1
 	rc=$?
 	if [ "$rc" -eq 0 ]; then
-		pass=$((pass + 1))
-		echo "ok $n - $name"
+		tap_ok "$name"
 	else
-		fail=$((fail + 1))
-		echo "not ok $n - $name # exit status $rc"
+		tap_not_ok "$name" "exit status $rc"
 		cat "$name.out" "$name.log" 2>/dev/null | tail -n 20 | sed 's/^/# /'
 	fi
 done <runs
-echo "1..$n"
-echo "qemu-tcg: $pass passed, $fail failed, 0 skipped"
-[ "$fail" -eq 0 ] && [ "$n" -gt 0 ]
+tap_end && [ "$TAP_N" -gt 0 ]

@@ -14,12 +14,13 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-n=0 pass=0 fail=0
+# shellcheck source=../lib/tap.sh
+. "$repo/tools/lib/tap.sh"
+tap_begin qemu-source
 
-ok() { n=$((n + 1)) pass=$((pass + 1)); echo "ok $n - $1"; }
+ok() { tap_ok "$1"; }
 not_ok() {
-	n=$((n + 1)) fail=$((fail + 1))
-	echo "not ok $n - $1"
+	tap_not_ok "$1"
 	cat "$work/out" "$work/err" 2>/dev/null | sed 's/^/#   /' | tail -n 8
 }
 
@@ -161,6 +162,4 @@ rm -rf "$work/dest"
 expect_fail half_downloaded "could not download source package qemu=$v" \
 	qemu_unpack "$v" "$work/dest"
 
-echo "1..$n"
-echo "qemu-source: $pass passed, $fail failed, 0 skipped"
-[ "$fail" -eq 0 ]
+tap_end

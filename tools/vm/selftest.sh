@@ -18,7 +18,8 @@ done
 [ -n "$kid" ] || kid=$("$top/tools/kernels/fetch.sh" --default)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-pass=0 fail=0 n=0
+# shellcheck source=../lib/tap.sh
+. "$top/tools/lib/tap.sh"
 
 # The module that oopses in its init, built for the guest's kernel.
 oops_ko=""
@@ -46,31 +47,26 @@ expect() {
 }
 verdict() {
 	local name=$1 rc
-	n=$((n + 1))
 	local ok=1 p
 	rc=$(cat "$work/$name.rc")
 	while read -r p; do
 		grep -Eq -- "$p" "$work/$name.out" || ok=0
 	done <"$work/$name.pat"
 	if [ "$rc" -ne 0 ] && [ "$ok" = 1 ]; then
-		pass=$((pass + 1))
-		echo "ok $n - harness/$name is reported as a failure"
+		tap_ok "harness/$name is reported as a failure"
 	else
-		fail=$((fail + 1))
-		echo "not ok $n - harness/$name is reported as a failure (run.sh exit $rc)"
+		tap_not_ok "harness/$name is reported as a failure (run.sh exit $rc)"
 		sed 's/^/# /' "$work/$name.out" | tail -n 12
 	fi
 }
 
 T=$'\t'
-echo "TAP version 13"
-echo "1..4"
+tap_begin harness
 if [ -n "$oops_ko" ]; then
 	expect oops-in-init 120 '^not ok .*kernel log clean # .*Oops' "$oops_ko:/tests/oops_init.ko" -- \
 		"oops${T}60${T}insmod /tests/oops_init.ko; echo insmod returned \$?"
 else
-	n=$((n + 1)); fail=$((fail + 1))
-	echo "not ok $n - harness/oops-in-init: could not build the oopsing module"
+	tap_not_ok "harness/oops-in-init: could not build the oopsing module"
 	sed 's/^/# /' "$work/oops-build.log" | tail -n 12
 fi
 expect panic 120 '^not ok .*guest completed' "" -- \
@@ -84,5 +80,4 @@ wait
 grep -m1 -o ' PC=[0-9a-f]*' "$top/build/vm/harness-hang.log.regs" 2>/dev/null |
 	sed 's/^ /saved /' >>"$work/hang.out" || true
 for c in "${cases[@]}"; do verdict "$c"; done
-echo "harness: $pass passed, $fail failed, 0 skipped"
-[ "$fail" -eq 0 ]
+tap_end

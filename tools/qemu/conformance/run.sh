@@ -16,6 +16,8 @@ repo=$(cd "$here/../../.." && pwd)
 SPE_LOG_TAG=qemu-conformance
 # shellcheck source=../../lib/apt.sh
 . "$repo/tools/lib/apt.sh"
+# shellcheck source=../../lib/tap.sh
+. "$repo/tools/lib/tap.sh"
 
 qemu=${1:-}
 [ -n "$qemu" ] || spe_die "usage: run.sh <path-to-qemu-system-aarch64>"
@@ -28,22 +30,14 @@ command -v aarch64-linux-gnu-gcc >/dev/null || spe_die "no aarch64-linux-gnu-gcc
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-n=0 pass=0 fail=0 skipped=0
-tap() { # status name [detail]
-	n=$((n + 1))
-	case "$1" in
-	PASS) pass=$((pass + 1)); echo "ok $n - $2" ;;
-	SKIP) skipped=$((skipped + 1)); echo "ok $n - $2 # SKIP ${3:-}" ;;
-	*) fail=$((fail + 1)); echo "not ok $n - $2${3:+ # $3}" ;;
-	esac
-}
+tap_begin conformance
 
-# tap_result <name prefix> <line>: a program's "RESULT <name> <status>
+# program_result <name prefix> <line>: a program's "RESULT <name> <status>
 # [detail]" line as TAP
-tap_result() {
+program_result() {
 	local name status detail
 	read -r _ name status detail <<<"$2"
-	tap "$status" "$1$name" "$detail"
+	tap_case "$status" "$1$name" "$detail"
 }
 
 # link_elf <out> <cc args>...: a bare-metal program linked with start.S
@@ -82,7 +76,7 @@ run() {
 	esac
 	if ! build "$mode"; then
 		sed 's/^/# /' "$work/$mode.build.log"
-		tap FAIL "build-$mode" "compile error"
+		tap_case FAIL "build-$mode" "compile error"
 		return
 	fi
 	out="$work/$mode.out"
@@ -94,7 +88,7 @@ run() {
 		line=${line%$'\r'}
 		case "$line" in
 		RESULT\ *)
-			tap_result "" "$line"
+			program_result "" "$line"
 			got=$((got + 1))
 			;;
 		"Bail out!"*) echo "# $line" ;;
@@ -110,23 +104,23 @@ run() {
 	want_v=$(printf '%s' "$want_v" | sort -u)
 	got_v=$(printf '%s' "$got_v" | sort -u)
 	if [ "$want_v" = "$got_v" ]; then
-		tap PASS "$mode-violations"
+		tap_case PASS "$mode-violations"
 	else
-		tap FAIL "$mode-violations" "reported [${got_v//$'\n'/, }], expected [${want_v//$'\n'/, }]"
+		tap_case FAIL "$mode-violations" "reported [${got_v//$'\n'/, }], expected [${want_v//$'\n'/, }]"
 	fi
 	# a program that sets up the GIC says which version it found
 	if [ -n "$gic_seen" ]; then
 		if [ "$gic_seen" = "$gic" ]; then
-			tap PASS "$mode-gicv$gic"
+			tap_case PASS "$mode-gicv$gic"
 		else
-			tap FAIL "$mode-gicv$gic" "the program found GICv$gic_seen"
+			tap_case FAIL "$mode-gicv$gic" "the program found GICv$gic_seen"
 		fi
 	fi
 	if [ "$got" -ne "$expect" ]; then
 		sed 's/^/# /' "$out" | tail -n 20
-		tap FAIL "$mode-complete" "$got of $expect results, qemu exit $rc"
+		tap_case FAIL "$mode-complete" "$got of $expect results, qemu exit $rc"
 	elif [ "$rc" -ne 0 ] && [ "$rc" -ne 1 ]; then
-		tap FAIL "$mode-exit" "qemu exit status $rc"
+		tap_case FAIL "$mode-exit" "qemu exit status $rc"
 	fi
 }
 
@@ -141,14 +135,14 @@ props() {
 		-kernel "$work/NOSPE.elf" >"$out" 2>&1 </dev/null || rc=$?
 	if [ -z "${3:-}" ]; then
 		if grep -q '^RESULT ' "$out"; then
-			tap PASS "props-$1"
+			tap_case PASS "props-$1"
 		else
-			tap FAIL "props-$1" "not accepted (exit $rc): $(head -c 200 "$out")"
+			tap_case FAIL "props-$1" "not accepted (exit $rc): $(head -c 200 "$out")"
 		fi
 	elif [ "$rc" -ne 0 ] && ! grep -q '^RESULT ' "$out" && grep -q -- "$3 must" "$out"; then
-		tap PASS "props-$1"
+		tap_case PASS "props-$1"
 	else
-		tap FAIL "props-$1" "exit $rc, want an error saying what $3 must be: $(head -c 200 "$out")"
+		tap_case FAIL "props-$1" "exit $rc, want an error saying what $3 must be: $(head -c 200 "$out")"
 	fi
 }
 
@@ -168,9 +162,9 @@ props_readonly() {
 	refused=$(grep -c 'cannot be changed at run time' "$out")
 	got=$(tr -d '\r' <"$out" | grep -E '^(5|3|true|false)$' | tr '\n' ' ')
 	if [ "$refused" = 4 ] && [ "$got" = "5 5 true " ]; then
-		tap PASS "props-readonly-after-realize"
+		tap_case PASS "props-readonly-after-realize"
 	else
-		tap FAIL "props-readonly-after-realize" "refused $refused of 4, values '$got' (want 5 5 true): $(tr '\n' ' ' <"$out" | head -c 300)"
+		tap_case FAIL "props-readonly-after-realize" "refused $refused of 4, values '$got' (want 5 5 true): $(tr '\n' ' ' <"$out" | head -c 300)"
 	fi
 }
 
@@ -188,9 +182,9 @@ cpu_expansion() {
 			-monitor none -serial none -qmp stdio >"$out" 2>&1
 	answers=$(grep -c '"return": {"model": {"name": "\(max\|neoverse-n1\)"' "$out")
 	if [ "$answers" = 2 ] && grep -q '"event": "SHUTDOWN"' "$out"; then
-		tap PASS "cpu-model-expansion-finalizes"
+		tap_case PASS "cpu-model-expansion-finalizes"
 	else
-		tap FAIL "cpu-model-expansion-finalizes" "$answers of 2 answers: $(tr '\n' ' ' <"$out" | head -c 300)"
+		tap_case FAIL "cpu-model-expansion-finalizes" "$answers of 2 answers: $(tr '\n' ' ' <"$out" | head -c 300)"
 	fi
 }
 
@@ -206,7 +200,7 @@ migrated() {
 	local line
 	if ! build MIGRATE; then
 		sed 's/^/# /' "$work/MIGRATE.build.log"
-		tap FAIL "build-MIGRATE" "compile error"
+		tap_case FAIL "build-MIGRATE" "compile error"
 		return
 	fi
 	timeout 300 python3 "$here/migrate.py" ${4:+"$4"} "$qemu" "$work/MIGRATE.elf" "$cpu" \
@@ -214,7 +208,7 @@ migrated() {
 	while IFS= read -r line; do
 		case "$line" in
 		RESULT\ *)
-			tap_result "$label-" "$line"
+			program_result "$label-" "$line"
 			got=$((got + 1))
 			;;
 		"# "*) echo "$line" ;;
@@ -222,7 +216,7 @@ migrated() {
 	done <"$out"
 	if [ "$got" -ne "$expect" ] || [ "$rc" -ne 0 ]; then
 		sed 's/^/# /' "$out" | tail -n 20
-		tap FAIL "$label-migrate-complete" "$got of $expect results, migrate.py exit $rc"
+		tap_case FAIL "$label-migrate-complete" "$got of $expect results, migrate.py exit $rc"
 	fi
 }
 
@@ -324,11 +318,9 @@ run PCSROFF 1 max
 # still link with it (it did not from patch 28's EL2 trap entry on).
 if link_elf "$work/bench-workload.elf" -DINTERVAL=1024 -DITERS=300000 \
 	"$repo/tools/bench/qemu-overhead/workload.c" >"$work/bench.build.log" 2>&1; then
-	tap PASS "bench-workload-links-with-start"
+	tap_case PASS "bench-workload-links-with-start"
 else
 	sed 's/^/# /' "$work/bench.build.log" | tail -n 5
-	tap FAIL "bench-workload-links-with-start" "tools/bench/qemu-overhead/workload.c does not build"
+	tap_case FAIL "bench-workload-links-with-start" "tools/bench/qemu-overhead/workload.c does not build"
 fi
-echo "1..$n"
-echo "conformance: $pass passed, $fail failed, $skipped skipped"
-[ "$fail" -eq 0 ]
+tap_end
