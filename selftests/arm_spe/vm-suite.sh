@@ -203,8 +203,8 @@ mainline_cases() {
 # PMBIDR_EL1 taken apart by field (Arm ARM D24.4). Sets the locals of
 # boot().
 neoverse_defaults() {
-	local m partnum pmsver pmsidr pmbidr has_sve line=""
-	while read -r m partnum pmsver pmsidr pmbidr has_sve; do
+	local m pmsver pmsidr pmbidr has_sve line=""
+	while read -r m _ pmsver pmsidr pmbidr has_sve; do
 		[ "$m" = "$1" ] && line=1 && break
 	done <"$top/tools/qemu/neoverse.tsv"
 	[ -n "$line" ] || { echo "vm-suite.sh: CPU model $1 is not in tools/qemu/neoverse.tsv" >&2; exit 2; }

@@ -22,13 +22,13 @@ spe_sudo() {
 # Install host (amd64) packages that are missing. Arguments are package
 # names; nothing is done when all are already installed.
 spe_need_host_pkgs() {
-	local missing=() p
+	local absent=() p
 	for p in "$@"; do
 		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
-			missing+=("$p")
+			absent+=("$p")
 	done
-	[ ${#missing[@]} -eq 0 ] && return 0
-	spe_log "installing host packages: ${missing[*]}"
+	[ ${#absent[@]} -eq 0 ] && return 0
+	spe_log "installing host packages: ${absent[*]}"
 	if [ ! -e "$ARM_SPE_CACHE/.host-apt-updated" ] ||
 	   [ -n "$(find "$ARM_SPE_CACHE/.host-apt-updated" -mmin +720 2>/dev/null)" ]; then
 		mkdir -p "$ARM_SPE_CACHE"
@@ -36,7 +36,7 @@ spe_need_host_pkgs() {
 		touch "$ARM_SPE_CACHE/.host-apt-updated"
 	fi
 	DEBIAN_FRONTEND=noninteractive spe_sudo apt-get install -y -qq --no-install-recommends \
-		"${missing[@]}" >/dev/null || spe_die "could not install: ${missing[*]}"
+		"${absent[@]}" >/dev/null || spe_die "could not install: ${absent[*]}"
 }
 
 # Print "URI" of the machine's Debian archive and security archive, derived

@@ -199,7 +199,7 @@ fi
 # usrmerge symlinks and the loader at its ABI path. Only /lib and /lib64:
 # the guest's base archive already has /bin and /sbin as directories
 # (busybox), which a symlink in a later cpio archive cannot replace.
-for x in lib; do [ -e "$root/$x" ] || ln -s "usr/$x" "$root/$x"; done
+[ -e "$root/lib" ] || ln -s usr/lib "$root/lib"
 [ -e "$root/lib64" ] || ln -s usr/lib "$root/lib64"
 [ -e "$root/usr/lib/ld-linux-aarch64.so.1" ] ||
 	ln -s aarch64-linux-gnu/ld-linux-aarch64.so.1 "$root/usr/lib/ld-linux-aarch64.so.1"

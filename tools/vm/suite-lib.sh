@@ -4,6 +4,7 @@
 # tools/stress/vm-suite.sh): boot one guest as a named suite and add its
 # summary to the runner's totals. Source it, with $top set to the
 # repository and tot_p/tot_f/tot_s initialised.
+# shellcheck disable=SC2154 # $top: the sourcing runner's
 
 # vm_suite_boot SUITE RESULT_FILE RUN_SH_ARGS...: run tools/vm/run.sh
 # --suite SUITE with the arguments, its TAP both on stdout and in

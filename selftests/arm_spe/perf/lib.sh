@@ -6,6 +6,11 @@
 # Files next to the tests: arm_spe_perf.ko, spe_workload (+ .syms),
 # perf_aux_extract, spe-decode. Tests that analyse a recording share
 # $SPE_TMP/rec.data made by perf_record.sh (the list runs it first).
+# shellcheck shell=sh
+# shellcheck disable=SC2034,SC2046,SC3043
+# (SC2034: pmu, AWK_HEX and the ranges are for the tests that source
+# this; SC2046: "set -- $(...)" splits a line into fields on purpose;
+# SC3043: the guest's busybox sh has local)
 SPE_TMP=${SPE_TMP:-/tmp/spe-perf}
 mkdir -p "$SPE_TMP"
 here=$(cd "$(dirname "$0")" && pwd)

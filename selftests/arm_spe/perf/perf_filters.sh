@@ -4,6 +4,7 @@
 # the recorded records (decoded by spe-decode from the AUX data) are all
 # loads with a total latency of at least N, carry a physical data address
 # and a timestamp. Usage: perf_filters.sh [MIN_LATENCY [SECONDS]]
+# shellcheck disable=SC2154 # records ... nots: set by eval "$stats"
 . "$(dirname "$0")/lib.sh"
 spe_pmu
 lat=${1:-4} secs=${2:-1}

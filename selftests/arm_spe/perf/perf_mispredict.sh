@@ -14,6 +14,7 @@ perf record -o "$d" -c 65536 -e "$pmu/branch_filter=1/u" -- "$W" branch 0.5 \
 	>"$SPE_TMP/br.out" 2>"$SPE_TMP/br.err" ||
 	{ sed 's/^/# /' "$SPE_TMP/br.err"; fail "perf record failed"; }
 grep -q '^spe_model_workload: done' "$SPE_TMP/br.out" || fail "the workload did not finish"
+# shellcheck disable=SC2046 # two fields: lo hi
 set -- $(sed -n 's/^spe_model_workload: branchy //p' "$SPE_TMP/br.out")
 lo=$1 hi=$2
 [ -n "$hi" ] || fail "the workload did not print its code range"
@@ -22,6 +23,7 @@ spe-decode --json "$d" >"$SPE_TMP/br.json" 2>"$SPE_TMP/br.jerr" ||
 # Count the branch records in [lo, hi): forward (the TBZ) or backward (the
 # loop branch), and mispredicted. Hex strings without leading zeros
 # compare as numbers by length, then as strings.
+# shellcheck disable=SC2046 # the counts, one field each
 set -- $(awk -v lo="$lo" -v hi="$hi" '
 	function cmp(a, b) { return length(a) != length(b) ? length(a) - length(b) : (a < b ? -1 : a > b) }
 	match($0, /"pc":"0x[0-9a-f]+"/) {

@@ -9,6 +9,7 @@
 # branch records of the raw trace (spe-decode --json on the same AUX data)
 # are checked too: user-space branches have PC and target within the text,
 # and spe_branchy's are among them.
+# shellcheck disable=SC2154 # samples ... rbranch_branchy: set by eval "$stats"
 . "$(dirname "$0")/lib.sh"
 spe_pmu
 [ -s "$SPE_TMP/rec.data" ] || fail "no recording ($SPE_TMP/rec.data; perf_record.sh runs first)"

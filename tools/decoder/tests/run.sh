@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+# shellcheck shell=bash
 # Sourced by tests/cli.sh and tests/perfdata.sh: run spe-decode ($BIN) and
 # check its exit status. Output in $T/out and $T/err, the status in $rc.
 #   run EXPECTED_RC ARGS...         standard input from /dev/null

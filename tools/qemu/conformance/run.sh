@@ -13,7 +13,7 @@ set -uo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../../.." && pwd)
-SPE_LOG_TAG=qemu-conformance
+SPE_LOG_TAG="qemu-conformance"
 # shellcheck source=../../lib/apt.sh
 . "$repo/tools/lib/apt.sh"
 # shellcheck source=../../lib/tap.sh
