@@ -35,7 +35,7 @@ if want deps; then
 	start=$(date +%s)
 	spe_need_host_pkgs make gcc gcc-aarch64-linux-gnu libc6-dev-arm64-cross bc flex bison \
 		dwarves cpio gzip xz-utils file dpkg-dev debootstrap python3 qemu-system-arm \
-		kmod libssl-dev libelf-dev rsync
+		kmod libssl-dev libelf-dev rsync shellcheck
 	spe_apt_setup
 	echo "=== deps: host packages ready ($(($(date +%s) - start))s)"
 fi
@@ -46,6 +46,7 @@ fi
 stages_host() {
 	want host || return 0
 	run_suite runner tools/test_suite_runner.sh
+	run_suite shellcheck tools/lint-shell.sh
 	run_suite harness-parser python3 tools/vm/test_parse_log.py
 	run_suite btf-extract python3 selftests/arm_spe/test_btf_from_image.py
 	if [ -f tools/decoder/Makefile ]; then
