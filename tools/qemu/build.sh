@@ -129,12 +129,7 @@ spe_log "meson $mver from $mdir"
 
 rm -rf "$out.tmp"
 qemu_unpack "$ver" "$out.tmp/src"
-cd "$out.tmp/src"
-for p in "${patches[@]}"; do
-	spe_log "applying $(basename "$p")"
-	patch -p1 -s -F0 --no-backup-if-mismatch <"$p" ||
-		spe_die "$(basename "$p") does not apply to qemu $ver"
-done
+qemu_apply "$out.tmp/src" "$ver" "${patches[@]}"
 
 mkdir -p "$out.tmp/build"
 cd "$out.tmp/build"

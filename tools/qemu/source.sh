@@ -2,11 +2,13 @@
 # dev-tree.sh so that both unpack the same tree: the table of bases, the
 # source version a base resolves to, its download into the cache and its
 # unpacking with Debian's quilt series and the base's upstream fixes.
-# Needs tools/lib/apt.sh sourced first and $here set to tools/qemu.
+# Needs tools/lib/apt.sh sourced first.
 # shellcheck shell=bash
-# (the qemu_* variables are for the script that sources this, which sets
-# $here)
-# shellcheck disable=SC2034,SC2154
+# (the qemu_* variables are for the script that sources this)
+# shellcheck disable=SC2034
+
+# tools/qemu, where the series are
+qemu_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
 # qemu_base BASE: sets qemu_pdir (the series), qemu_fixdir (upstream fixes
 # applied under the series, or ""), qemu_fixes (those fixes' files, in the
@@ -16,10 +18,10 @@
 qemu_base() {
 	case "$1" in
 	10.0)
-		qemu_pdir=$here/patches qemu_fixdir="" qemu_vsuffix="" qemu_abbrev=8
+		qemu_pdir=$qemu_dir/patches qemu_fixdir="" qemu_vsuffix="" qemu_abbrev=8
 		;;
 	10.2)
-		qemu_pdir=$here/patches-10.2 qemu_fixdir=$here/patches-10.2/base
+		qemu_pdir=$qemu_dir/patches-10.2 qemu_fixdir=$qemu_dir/patches-10.2/base
 		qemu_vsuffix=-10.2 qemu_abbrev=9
 		;;
 	*) spe_die "--base takes 10.0 or 10.2, not '$1'" ;;
@@ -32,6 +34,19 @@ qemu_base() {
 qemu_patch_files() {
 	local -n _files=$2
 	mapfile -t _files < <(find "$1" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' | sort)
+}
+
+# qemu_apply DIR VER FILE...: applies each patch FILE to the QEMU VER tree
+# DIR, in order, without fuzz (as dpkg-source does): a patch that no
+# longer fits stops the build.
+qemu_apply() {
+	local dir=$1 ver=$2 p
+	shift 2
+	for p in "$@"; do
+		spe_log "applying $(basename "$p")"
+		patch -d "$dir" -p1 -s -F0 --no-backup-if-mismatch <"$p" ||
+			spe_die "$(basename "$p") does not apply to qemu $ver"
+	done
 }
 
 # qemu_version BASE: prints the Debian source version for BASE:
@@ -62,8 +77,7 @@ qemu_version() {
 # qemu_unpack VER DEST: unpacks source package VER (downloaded into the
 # cache if it is not there) into DEST, then applies Debian's quilt series
 # (build fixes for the +ds repack, e.g. the stripped firmware blobs) and
-# the fixes in qemu_fixes (qemu_base first), all without fuzz, as
-# dpkg-source does: a patch that no longer fits stops the build.
+# the fixes in qemu_fixes (qemu_base first), all without fuzz.
 qemu_unpack() {
 	local ver=$1 dest=$2 sdir="$ARM_SPE_CACHE/qemu-src/$1" p
 	if ! ls "$sdir"/qemu_*.orig.tar.* >/dev/null 2>&1 ||
@@ -88,9 +102,5 @@ qemu_unpack() {
 		patch -d "$dest" -p1 -s -F0 --no-backup-if-mismatch <"$dest/debian/patches/$p" ||
 			spe_die "Debian patch $p does not apply"
 	done <"$dest/debian/patches/series"
-	for p in "${qemu_fixes[@]}"; do
-		spe_log "applying the base fix $(basename "$p")"
-		patch -d "$dest" -p1 -s -F0 --no-backup-if-mismatch <"$p" ||
-			spe_die "$(basename "$p") does not apply to qemu $ver"
-	done
+	qemu_apply "$dest" "$ver" "${qemu_fixes[@]}"
 }

@@ -43,7 +43,7 @@ if [ "${1:-}" = --base ]; then
 	shift 2 || spe_die "--base takes 10.0 or 10.2"
 fi
 # the series of that base, from build.sh's table (source.sh)
-here=$repo/tools/qemu qemu_base "$base"
+qemu_base "$base"
 pdir=$qemu_pdir
 
 work=$(mktemp -d)
