@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# shellcheck over every shell script of the tree: the host tools (bash),
+# Runs shellcheck on every shell script of the tree: the host tools (bash),
 # the guest's init and tests (busybox sh), the libraries they source.
 # A script passes with no finding of severity warning or error, its
 # sources followed (-x) from its own directory as it runs; style and info
