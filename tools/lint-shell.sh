@@ -25,14 +25,21 @@ is_shell() {
 	head -n1 "$1" 2>/dev/null | grep -Eq '^#!(/usr)?/bin/(env )?(ba)?sh\b'
 }
 
+# candidates: the tracked files, or outside a git checkout every file
+# but the build output
+candidates() {
+	if git rev-parse --git-dir >/dev/null 2>&1; then
+		git ls-files
+	else
+		find . -path ./build -prune -o -path ./.git -prune -o -type f -print | sed 's|^\./||' | sort
+	fi
+}
+
 if [ $# -gt 0 ]; then
 	files=("$@")
-elif git -C "$top" rev-parse --git-dir >/dev/null 2>&1; then
-	mapfile -t files < <(git -C "$top" ls-files | while read -r f; do
-		[ -f "$f" ] && is_shell "$f" && echo "$f"; done)
 else
-	mapfile -t files < <(find . -path ./build -prune -o -path ./.git -prune -o -type f -print |
-		sed 's|^\./||' | sort | while read -r f; do is_shell "$f" && echo "$f"; done)
+	mapfile -t files < <(candidates | while read -r f; do
+		[ -f "$f" ] && is_shell "$f" && echo "$f"; done)
 fi
 
 tap_begin shellcheck
