@@ -19,24 +19,39 @@ spe_sudo() {
 	fi
 }
 
-# Install host (amd64) packages that are missing. Arguments are package
-# names; nothing is done when all are already installed.
-spe_need_host_pkgs() {
-	local absent=() p
+# _spe_host_absent PKG...: prints those of PKG not installed on the host.
+_spe_host_absent() {
+	local p
 	for p in "$@"; do
 		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
-			absent+=("$p")
+			echo "$p"
 	done
+}
+
+# Install host (amd64) packages that are missing. Arguments are package
+# names; nothing is done when all are already installed. One installer at
+# a time: make check fetches kernels while QEMU builds, and a second
+# apt-get would fail on dpkg's lock. Whoever waited installs only what is
+# still missing.
+spe_need_host_pkgs() {
+	local absent lock
+	mapfile -t absent < <(_spe_host_absent "$@")
 	[ ${#absent[@]} -eq 0 ] && return 0
-	spe_log "installing host packages: ${absent[*]}"
-	if [ ! -e "$ARM_SPE_CACHE/.host-apt-updated" ] ||
-	   [ -n "$(find "$ARM_SPE_CACHE/.host-apt-updated" -mmin +720 2>/dev/null)" ]; then
-		mkdir -p "$ARM_SPE_CACHE"
-		spe_sudo apt-get update -qq || spe_die "apt-get update failed"
-		touch "$ARM_SPE_CACHE/.host-apt-updated"
+	mkdir -p "$ARM_SPE_CACHE"
+	exec {lock}>"$ARM_SPE_CACHE/.host-apt-lock"
+	flock "$lock"
+	mapfile -t absent < <(_spe_host_absent "$@")
+	if [ ${#absent[@]} -gt 0 ]; then
+		spe_log "installing host packages: ${absent[*]}"
+		if [ ! -e "$ARM_SPE_CACHE/.host-apt-updated" ] ||
+		   [ -n "$(find "$ARM_SPE_CACHE/.host-apt-updated" -mmin +720 2>/dev/null)" ]; then
+			spe_sudo apt-get update -qq || spe_die "apt-get update failed"
+			touch "$ARM_SPE_CACHE/.host-apt-updated"
+		fi
+		DEBIAN_FRONTEND=noninteractive spe_sudo apt-get install -y -qq --no-install-recommends \
+			"${absent[@]}" >/dev/null || spe_die "could not install: ${absent[*]}"
 	fi
-	DEBIAN_FRONTEND=noninteractive spe_sudo apt-get install -y -qq --no-install-recommends \
-		"${absent[@]}" >/dev/null || spe_die "could not install: ${absent[*]}"
+	exec {lock}>&-
 }
 
 # Print "URI" of the machine's Debian archive and security archive, derived
