@@ -79,7 +79,7 @@ qemu_version() {
 # (build fixes for the +ds repack, e.g. the stripped firmware blobs) and
 # the fixes in qemu_fixes (qemu_base first), all without fuzz.
 qemu_unpack() {
-	local ver=$1 dest=$2 sdir="$ARM_SPE_CACHE/qemu-src/$1" p
+	local ver=$1 dest=$2 sdir="$ARM_SPE_CACHE/qemu-src/$1" p debian=()
 	if ! ls "$sdir"/qemu_*.orig.tar.* >/dev/null 2>&1 ||
 		! ls "$sdir"/qemu_*.debian.tar.* >/dev/null 2>&1; then
 		spe_log "downloading source package qemu=$ver"
@@ -99,8 +99,7 @@ qemu_unpack() {
 	spe_log "applying Debian's patch series"
 	while read -r p _; do
 		case "$p" in "" | \#*) continue ;; esac
-		patch -d "$dest" -p1 -s -F0 --no-backup-if-mismatch <"$dest/debian/patches/$p" ||
-			spe_die "Debian patch $p does not apply"
+		debian+=("$dest/debian/patches/$p")
 	done <"$dest/debian/patches/series"
-	qemu_apply "$dest" "$ver" "${qemu_fixes[@]}"
+	qemu_apply "$dest" "$ver" "${debian[@]}" "${qemu_fixes[@]}"
 }

@@ -147,7 +147,7 @@ expect_tree "unpacked with Debian's series, then the base fix" "one deb fix " "$
 expect_tree "no base fixes (10.0): Debian's series only" "one deb three " ""
 v=$(make_pkg "$patch_not_there" "$patch_three_to_fix")
 rm -rf "$work/dest"
-expect_fail debian_patch_fails "Debian patch debian-fix.patch does not apply" \
+expect_fail debian_patch_fails "debian-fix.patch does not apply to qemu $v" \
 	eval 'qemu_fixes=(); qemu_unpack "$v" "$work/dest"'
 v=$(make_pkg "$patch_two_to_deb" "$patch_not_there")
 rm -rf "$work/dest"
