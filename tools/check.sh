@@ -46,6 +46,7 @@ fi
 stages_host() {
 	want host || return 0
 	run_suite runner tools/test_suite_runner.sh
+	run_suite apt-lib tools/lib/test_apt.sh
 	run_suite shellcheck tools/lint-shell.sh
 	run_suite harness-parser python3 tools/vm/test_parse_log.py
 	run_suite btf-extract python3 selftests/arm_spe/test_btf_from_image.py
@@ -193,6 +194,27 @@ lane_other() {
 	stages_qemu_next
 }
 
+# The kernels the lanes boot are fetched while QEMU builds: a fetch is
+# mostly download and unpacking, the build mostly compiling (on a cold
+# cache this saves most of the five fetches' time). The debug kernel is
+# compiled, so it is built after QEMU, below.
+# Every supported series: the list build-matrix.sh builds.
+fetch_kernels() {
+	local k start
+	start=$(date +%s)
+	for k in $(tools/kernels/fetch.sh --list); do
+		tools/kernels/fetch.sh "$k" >>build/logs/prepare.log 2>&1 ||
+			echo "=== prepare: kernel $k not ready (build/logs/prepare.log); its stages will say why"
+	done
+	echo "=== kernels: fetched ($(($(date +%s) - start))s)"
+}
+kid=$(tools/kernels/fetch.sh --default)
+fetch_pid=""
+if want vm || want debug; then
+	fetch_kernels &
+	fetch_pid=$!
+fi
+
 qemu_spe=""
 if want qemu || want vm || want debug; then
 	if [ -x tools/qemu/build.sh ]; then
@@ -207,18 +229,14 @@ if want qemu || want vm || want debug; then
 	fi
 fi
 
-# What the lanes share is made here, one at a time: every kernel they boot
-# (fetched, or built for the debug one), and the selftests' binaries, which
-# do not depend on the kernel; in the lanes those builds find nothing to do.
-kid=$(tools/kernels/fetch.sh --default)
+# What the lanes share is made here, one at a time: the fetched kernels,
+# the debug kernel (built) and the selftests' binaries, which do not
+# depend on the kernel; in the lanes those builds find nothing to do.
+start=$(date +%s)
+[ -z "$fetch_pid" ] || wait "$fetch_pid"
 if { want vm || want debug; } && [ -n "$qemu_spe" ]; then
-	start=$(date +%s)
-	# Every supported series (the list build-matrix.sh builds) and the
-	# debug kernel, which is no series of its own.
-	for k in $(tools/kernels/fetch.sh --list) debug; do
-		tools/kernels/fetch.sh "$k" >>build/logs/prepare.log 2>&1 ||
-			echo "=== prepare: kernel $k not ready (build/logs/prepare.log); its stages will say why"
-	done
+	tools/kernels/fetch.sh debug >>build/logs/prepare.log 2>&1 ||
+		echo "=== prepare: kernel debug not ready (build/logs/prepare.log); its stages will say why"
 	selftests/arm_spe/vm-suite.sh "$qemu_spe" "$kid" --build-only >>build/logs/prepare.log 2>&1 ||
 		echo "=== prepare: the selftests do not build (build/logs/prepare.log); their stages will say why"
 	echo "=== prepare: kernels and shared test binaries ready ($(($(date +%s) - start))s)"
