@@ -455,6 +455,7 @@ named=1 driver=mainline boot mainline "" load validator discovery capture errors
 cpu=neoverse-n1 append=kpti=0 boot neoverse-n1 "" load discovery capture errors buffer platform unload
 cpu=neoverse-v1 append=kpti=0 boot neoverse-v1 "" load discovery capture errors buffer platform unload
 cpu=neoverse-n2 boot neoverse-n2 "" load discovery capture errors buffer platform unload
+cpu=neoverse-v2 boot neoverse-v2 "" load discovery capture errors buffer platform unload
 boot fault-s1 "spe-fault=s1:40" load fault discovery unload
 boot fault-dl "spe-fault=dl:40" load fault unload
 boot fault-ea "spe-fault=ea:40" load fault unload

@@ -7,7 +7,7 @@
 #
 #   tools/perf/run-demo.sh [--prog PATH [--args "ARGS"]] [--keep FILE]
 #                          [--kernel ID] [--qemu PATH] [--seconds N]
-#                          [--preset neoverse-n1|neoverse-v1|neoverse-n2]
+#                          [--preset neoverse-n1|neoverse-v1|neoverse-n2|neoverse-v2]
 #
 # --prog: a static arm64 program to record instead of the bundled
 #   spe_workload (selftests/arm_spe/perf/spe_workload.c, N seconds, default
@@ -42,8 +42,8 @@ t0=$(date +%s)
 cpu=${RUN_CPU:-max,midr=0x414fd0c1,spe-lds=on} append=()
 case $preset in
 "") ;;
-neoverse-n1 | neoverse-v1 | neoverse-n2) cpu=$preset append=(--append kpti=0) ;;
-*) spe_die "unknown preset '$preset' (neoverse-n1, neoverse-v1 or neoverse-n2)" ;;
+neoverse-n1 | neoverse-v1 | neoverse-n2 | neoverse-v2) cpu=$preset append=(--append kpti=0) ;;
+*) spe_die "unknown preset '$preset' (neoverse-n1, neoverse-v1, neoverse-n2 or neoverse-v2)" ;;
 esac
 [ -n "$kid" ] || kid=$("$top/tools/kernels/fetch.sh" --default)
 if [ -n "$prog" ]; then
