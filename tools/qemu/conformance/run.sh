@@ -61,9 +61,10 @@ build() {
 }
 
 # run <mode> <expected-tests> <cpu options> [machine options [smp]]: run
-# one program, emit TAP. QEMU's "spe-violation: CPU<n>: <rule>: ..." lines
-# must be exactly the rules the program announced with
-# "EXPECT-VIOLATION <rule>" (test <mode>-violations).
+# one program, emit TAP; its results' names are prefixed with
+# $RESULT_PREFIX if set (one program run on several CPU models). QEMU's
+# "spe-violation: CPU<n>: <rule>: ..." lines must be exactly the rules the
+# program announced with "EXPECT-VIOLATION <rule>" (test <mode>-violations).
 run() {
 	local mode=$1 expect=$2 cpu=$3 mach=${4:+,$4} smp=${5:-1}
 	local out rc line got=0 gic=2 gic_seen=""
@@ -88,7 +89,7 @@ run() {
 		line=${line%$'\r'}
 		case "$line" in
 		RESULT\ *)
-			program_result "" "$line"
+			program_result "${RESULT_PREFIX:-}" "$line"
 			got=$((got + 1))
 			;;
 		"Bail out!"*) echo "# $line" ;;
@@ -234,7 +235,8 @@ run NOSPE 2 max,spe=off
 while read -r model partnum pmsver pmsidr pmbidr _; do
 	case $model in "" | \#*) continue ;; esac
 	mode=PRESET$(tr a-z A-Z <<<"${model#neoverse-}")
-	BUILD_DEFS="-DPRESET_PARTNUM=$partnum -DPRESET_PMSVER=$pmsver -DPRESET_PMSIDR=${pmsidr}ULL -DPRESET_PMBIDR=${pmbidr}ULL" \
+	RESULT_PREFIX="$model-" \
+		BUILD_DEFS="-DPRESET_PARTNUM=$partnum -DPRESET_PMSVER=$pmsver -DPRESET_PMSIDR=${pmsidr}ULL -DPRESET_PMBIDR=${pmbidr}ULL" \
 		run "$mode" 5 "$model"
 done <"$here/../neoverse.tsv"
 # Property errors: each stops QEMU before the guest runs
