@@ -32,24 +32,25 @@ _spe_host_absent() {
 # names; nothing is done when all are already installed. One installer at
 # a time: make check fetches kernels while QEMU builds, and a second
 # apt-get would fail on dpkg's lock. Whoever waited installs only what is
-# still missing.
+# still missing. apt-get does not inherit the lock's descriptor, so a
+# daemon a package starts cannot keep it held.
 spe_need_host_pkgs() {
 	local absent lock
 	mapfile -t absent < <(_spe_host_absent "$@")
 	[ ${#absent[@]} -eq 0 ] && return 0
 	mkdir -p "$ARM_SPE_CACHE"
 	exec {lock}>"$ARM_SPE_CACHE/.host-apt-lock"
-	flock "$lock"
+	flock "$lock" || spe_die "could not lock $ARM_SPE_CACHE/.host-apt-lock"
 	mapfile -t absent < <(_spe_host_absent "$@")
 	if [ ${#absent[@]} -gt 0 ]; then
 		spe_log "installing host packages: ${absent[*]}"
 		if [ ! -e "$ARM_SPE_CACHE/.host-apt-updated" ] ||
 		   [ -n "$(find "$ARM_SPE_CACHE/.host-apt-updated" -mmin +720 2>/dev/null)" ]; then
-			spe_sudo apt-get update -qq || spe_die "apt-get update failed"
+			spe_sudo apt-get update -qq {lock}>&- || spe_die "apt-get update failed"
 			touch "$ARM_SPE_CACHE/.host-apt-updated"
 		fi
 		DEBIAN_FRONTEND=noninteractive spe_sudo apt-get install -y -qq --no-install-recommends \
-			"${absent[@]}" >/dev/null || spe_die "could not install: ${absent[*]}"
+			"${absent[@]}" >/dev/null {lock}>&- || spe_die "could not install: ${absent[*]}"
 	fi
 	exec {lock}>&-
 }

@@ -19,8 +19,9 @@ trap 'rm -rf "$work"' EXIT
 tap_begin apt-lib
 
 # The stubs: dpkg-query answers from $work/installed; apt-get logs its
-# arguments and adds what it installs there (or fails if $work/apt-fails
-# exists); flock logs the file its fd is open on, then runs $work/on-lock
+# arguments (and a line if it inherited the lock's descriptor, which a
+# daemon it starts would keep) and adds what it installs there (or fails
+# if $work/apt-fails exists); flock logs the file its fd is open on, then runs $work/on-lock
 # if there is one: what another installer did while this one waited.
 mkdir -p "$work/bin"
 cat >"$work/bin/dpkg-query" <<'EOF'
@@ -32,6 +33,9 @@ EOF
 cat >"$work/bin/apt-get" <<'EOF'
 #!/bin/sh
 echo "apt-get $*" >>"$WORK/calls"
+for fd in /proc/$$/fd/*; do
+	[ "$(readlink "$fd")" = "$WORK/cache/.host-apt-lock" ] && echo "apt-get holds the lock" >>"$WORK/calls"
+done
 [ -e "$WORK/apt-fails" ] && exit 100
 if [ "$1" = install ]; then
 	for p; do case $p in install | -*) ;; *) echo "$p" >>"$WORK/installed" ;; esac; done
