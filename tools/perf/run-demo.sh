@@ -7,15 +7,17 @@
 #
 #   tools/perf/run-demo.sh [--prog PATH [--args "ARGS"]] [--keep FILE]
 #                          [--kernel ID] [--qemu PATH] [--seconds N]
-#                          [--preset neoverse-n1|neoverse-v1|neoverse-n2|neoverse-v2]
+#                          [--preset MODEL]
 #
 # --prog: a static arm64 program to record instead of the bundled
 #   spe_workload (selftests/arm_spe/perf/spe_workload.c, N seconds, default
 #   0.5); --args: its arguments. --keep: copy the guest's perf.data to FILE
 #   on the host (sent gzip'ed and base64-encoded over the console).
 # --qemu (or $QEMU): the SPE-enabled emulator; default tools/qemu/build.sh's.
-# --preset: record on that Neoverse CPU model, FEAT_SPE as the core has it
-#   (tools/qemu/README.md), booted with kpti=0 as SPE needs on N1 and V1.
+# --preset: record on that Neoverse CPU model (a line of
+#   tools/qemu/neoverse.tsv: neoverse-n1, -v1, -n2, -v2), FEAT_SPE as the
+#   core has it (tools/qemu/README.md), booted with kpti=0 as SPE needs on
+#   N1 and V1.
 # Make: make run [PROG=./a.out] [ARGS="..."] [KEEP=perf.data] [PRESET=...]
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -40,11 +42,14 @@ while [ $# -gt 0 ]; do
 done
 t0=$(date +%s)
 cpu=${RUN_CPU:-max,midr=0x414fd0c1,spe-lds=on} append=()
-case $preset in
-"") ;;
-neoverse-n1 | neoverse-v1 | neoverse-n2 | neoverse-v2) cpu=$preset append=(--append kpti=0) ;;
-*) spe_die "unknown preset '$preset' (neoverse-n1, neoverse-v1, neoverse-n2 or neoverse-v2)" ;;
-esac
+# The presets are the CPU models of tools/qemu/neoverse.tsv, the list the
+# conformance suite and the selftests' probe matrix test.
+if [ -n "$preset" ]; then
+	presets=$(awk '!/^#/ && NF { print $1 }' "$top/tools/qemu/neoverse.tsv")
+	grep -qxF -- "$preset" <<<"$presets" ||
+		spe_die "unknown preset '$preset' (one of: ${presets//$'\n'/, })"
+	cpu=$preset append=(--append kpti=0)
+fi
 [ -n "$kid" ] || kid=$("$top/tools/kernels/fetch.sh" --default)
 if [ -n "$prog" ]; then
 	[ -f "$prog" ] || spe_die "no program at $prog"
