@@ -21,8 +21,9 @@ tap_begin apt-lib
 # The stubs: dpkg-query answers from $work/installed; apt-get logs its
 # arguments (and a line if it inherited the lock's descriptor, which a
 # daemon it starts would keep) and adds what it installs there (or fails
-# if $work/apt-fails exists); flock logs the file its fd is open on, then runs $work/on-lock
-# if there is one: what another installer did while this one waited.
+# if $work/apt-fails exists); flock logs the file its fd is open on, then
+# runs $work/on-lock if there is one: what another installer did while
+# this one waited.
 mkdir -p "$work/bin"
 cat >"$work/bin/dpkg-query" <<'EOF'
 #!/bin/sh
