@@ -23,7 +23,7 @@ tap_begin apt-lib
 # daemon it starts would keep) and adds what it installs there (or fails
 # if $work/apt-fails exists); flock logs the file its fd is open on, then
 # runs $work/on-lock if there is one: what another installer did while
-# this one waited.
+# this one waited (or fails if $work/flock-fails exists).
 mkdir -p "$work/bin"
 cat >"$work/bin/dpkg-query" <<'EOF'
 #!/bin/sh
@@ -46,6 +46,7 @@ EOF
 cat >"$work/bin/flock" <<'EOF'
 #!/bin/sh
 echo "flock $(readlink "/proc/$PPID/fd/$1")" >>"$WORK/calls"
+[ -e "$WORK/flock-fails" ] && exit 1
 [ -x "$WORK/on-lock" ] && "$WORK/on-lock"
 exit 0
 EOF
@@ -115,5 +116,16 @@ else
 	sed 's/^/#   /' "$work/err"
 fi
 rm -f "$work/apt-fails"
+
+touch "$work/flock-fails"
+need pkg-i
+expect "the lock cannot be taken: exit 1, no apt-get" 1 "flock $lock"
+if grep -qxF "[t] error: could not lock $lock" "$work/err"; then
+	tap_ok "the lock cannot be taken: the error names the lock"
+else
+	tap_not_ok "the lock cannot be taken: the error names the lock"
+	sed 's/^/#   /' "$work/err"
+fi
+rm -f "$work/flock-fails"
 
 tap_end
