@@ -334,6 +334,13 @@ struct spe_op {
 /* Decode an Operation Type CLASS/SUBCLASS pair; returns op->kind. */
 int spe_op_decode(unsigned int op_class, unsigned int subclass, struct spe_op *op);
 
+/*
+ * The names below are at most SPE_NAME_MAX characters long, whatever the
+ * argument (tests/unit.c checks every value): output formatters size their
+ * lines from it.
+ */
+#define SPE_NAME_MAX	24
+
 const char *spe_pkt_type_name(unsigned int type);
 const char *spe_op_kind_name(unsigned int kind);
 /* Short name of event bit n ("retired", "l1d-refill", ...), "impdef-N" style

@@ -3,6 +3,8 @@
  * spe-decode's output buffer (outbuf.h): number formatting and flushing.
  */
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #include "outbuf.h"
@@ -10,16 +12,47 @@
 void ob_init(struct outbuf *ob, int fd)
 {
 	ob->p = ob->buf;
-	ob->flush_at = ob->buf + OB_CAP - OB_MAX_ITEM;
+	ob->end = ob->buf + OB_CAP;
+#ifdef OB_CHECK
+	ob->limit = ob->buf;	/* nothing reserved yet */
+#endif
 	ob->fd = fd;
 	ob->err = 0;
+	ob->sink = NULL;
+	ob->sink_arg = NULL;
 }
+
+void ob_init_sink(struct outbuf *ob, ob_sink_fn sink, void *arg)
+{
+	ob_init(ob, -1);
+	ob->sink = sink;
+	ob->sink_arg = arg;
+}
+
+#ifdef OB_CHECK
+void ob_overrun(const struct outbuf *ob, size_t n)
+{
+	fprintf(stderr, "outbuf: an append of %zu bytes at %zu goes %zu bytes past the %zu that "
+		"ob_room() reserved\n", n, (size_t)(ob->p - ob->buf),
+		n - (size_t)(ob->limit - ob->p), (size_t)(ob->limit - ob->p));
+	abort();
+}
+
+void ob_too_big(size_t need)
+{
+	fprintf(stderr, "outbuf: ob_room(%zu) asks for more than the %u-byte buffer\n", need,
+		OB_CAP);
+	abort();
+}
+#endif
 
 int ob_flush(struct outbuf *ob)
 {
 	const char *q = ob->buf;
 
-	while (q < ob->p && !ob->err) {
+	if (ob->sink && q < ob->p && !ob->err)
+		ob->err = ob->sink(ob->sink_arg, q, (size_t)(ob->p - q));
+	while (!ob->sink && q < ob->p && !ob->err) {
 		ssize_t n = write(ob->fd, q, (size_t)(ob->p - q));
 
 		if (n < 0) {
@@ -33,6 +66,9 @@ int ob_flush(struct outbuf *ob)
 		}
 	}
 	ob->p = ob->buf;
+#ifdef OB_CHECK
+	ob->limit = ob->buf;	/* the next line reserves its own room */
+#endif
 	return ob->err ? -1 : 0;
 }
 
@@ -57,6 +93,7 @@ void ob_u64(struct outbuf *ob, uint64_t v)
 	unsigned int n = t + 1 - ((v | 1) < p10[t]);
 	char *e;
 
+	OB_TAKE(ob, n);
 	e = ob->p + n;
 	ob->p = e;
 	while (v >= 100) {
@@ -81,6 +118,7 @@ void ob_hex(struct outbuf *ob, uint64_t v)
 	unsigned int n = v ? (unsigned int)(67 - __builtin_clzll(v)) / 4 : 1;
 	char *p = ob->p, *e = p + 2 + n;
 
+	OB_TAKE(ob, 2 + n);
 	p[0] = '0';
 	p[1] = 'x';
 	ob->p = e;

@@ -611,7 +611,7 @@ static int perf_main(const struct opts *o, const uint8_t *buf, size_t len)
 			return 2;
 		ob_init(po.ob, 1);
 		if (o->mode == MODE_CSV)
-			ob_lit(po.ob, CSV_HEADER);
+			fmt_csv_header(po.ob);
 	}
 	if (pdd_decode(&pd, o->flags, &sink, &st)) {
 		fprintf(stderr, "%s: out of memory\n", prog);
@@ -679,7 +679,7 @@ static int stream_main(const struct opts *o, uint8_t **pbuf, size_t *plen)
 	if (ob) {
 		ob_init(ob, 1);
 		if (o->mode == MODE_CSV)
-			ob_lit(ob, CSV_HEADER);
+			fmt_csv_header(ob);
 	}
 	spe_stream_init(&s, win, cap, o->flags);
 	spe_stream_set_addr(&s, o->base);
@@ -943,7 +943,7 @@ int main(int argc, char **argv)
 		}
 		ob_init(ob, 1);
 		if (o.mode == MODE_CSV)
-			ob_lit(ob, CSV_HEADER);
+			fmt_csv_header(ob);
 	}
 	dump_opts = &o;
 	spe_decoder_init(&d, buf, len, o.flags);

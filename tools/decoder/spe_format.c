@@ -7,6 +7,74 @@
  */
 #include "spe_format.h"
 
+/*
+ * Worst cases. Each line is built after one ob_room() for the most its
+ * formatter can write, whatever the record holds: every number at its
+ * longest (OB_U64_MAX, OB_HEX_MAX), every name at SPE_NAME_MAX, all 64
+ * event bits named, SPE_REC_NEXTRA extra packets, a comm of
+ * FMT_COMM_MAX bytes each written at its longest. The sums are below, part
+ * by part in the order the formatter writes them; an OB_CHECK build
+ * (tests/outbound.c, the fuzz targets) aborts on any append beyond them.
+ */
+#define L(s)		(sizeof(s) - 1)
+#define U64		OB_U64_MAX
+#define HEX		OB_HEX_MAX
+#define NAME		SPE_NAME_MAX
+/* "truncated" and "overwrite" are the longest PERF_AUX_FLAG_* names */
+#define AUXF_ITEM	L("truncated")
+/* four names, separators between them, quoted or not */
+#define AUXF_MAX(q)	(4 * (AUXF_ITEM + 2 * (q)) + 3)
+
+/* json_pc_like(): ,"k":"0x..","k_el":N,"k_ns":N,"k_nse":N for a key of k bytes */
+#define J_PCLIKE(k)	(L(",\"") + (k) + L("\":\"") + HEX + L("\",\"") + (k) + L("_el\":") + 1 + \
+			 L(",\"") + (k) + L("_ns\":") + 1 + L(",\"") + (k) + L("_nse\":") + 1)
+/* kv(): ,"k":N */
+#define J_KV(k)		(L(",\"") + (k) + L("\":") + U64)
+#define J_HEAD		(L("{\"offset\":") + U64 + L(",\"size\":") + U64)
+/* json_ctx(): cpu, pid, tid ("null" is shorter than a number), comm, flags */
+#define J_CTX		(J_KV(3) * 3 + L(",\"comm\":\"") + 6 * FMT_COMM_MAX + 1 + \
+			 L(",\"aux_flags\":[") + AUXF_MAX(1) + 1)
+#define J_ADDRS		(J_PCLIKE(L("pc")) + J_PCLIKE(L("br_tgt")) + \
+			 L(",\"data_va\":\"") + HEX + L("\",\"data_va_tag\":") + U64 + \
+			 L(",\"data_pa\":\"") + HEX + L("\",\"data_pa_ns\":") + 1 + \
+			 L(",\"data_pa_nse\":") + 1 + L(",\"data_pa_ch\":") + 1 + \
+			 L(",\"data_pa_pat\":") + U64 + J_PCLIKE(L("prev_br_tgt")))
+#define J_CONTEXT	(2 * J_KV(L("context_el1")))
+/* json_op_build(): at most four fields after the kind, keys of at most 4 bytes */
+#define J_OP		(L(",\"op\":{\"class\":") + U64 + L(",\"subclass\":") + U64 + \
+			 L(",\"kind\":\"") + NAME + 1 + L(",\"store\":false") + 4 * J_KV(4) + \
+			 L(",\"reserved\":true") + 1)
+/* 64 quoted names ("eN" for unnamed bits is shorter) and 63 commas */
+#define J_EVENTS	(L(",\"events\":{\"raw\":\"") + HEX + L("\",\"len\":") + U64 + \
+			 L(",\"names\":[") + 64 * (NAME + 3) + L("]}"))
+/* four counters, each maybe saturated; "alt_issue" is the longest key */
+#define J_LAT_KEY	L("alt_issue")
+#define J_LAT		(L(",\"lat\":{\"") + 4 * (J_LAT_KEY + L("\":") + U64 + L(",\"") + \
+			 J_LAT_KEY + L("_saturated\":true") + L(",\"")) + 1)
+#define J_TAIL		(J_KV(L("data_source")) + L(",\"ts\":") + U64 + \
+			 L(",\"end\":\"timestamp\"") + L(",\"duplicate_packets\":true"))
+#define J_EXTRA1	(1 + L("{\"type\":\"") + NAME + L("\",\"offset\":") + U64 + \
+			 L(",\"hdr\":\"0x") + 4 + L("\",\"index\":") + U64 + L(",\"payload\":\"") + \
+			 HEX + L("\"}"))
+#define J_EXTRA		(L(",\"extra\":[") + SPE_REC_NEXTRA * J_EXTRA1 + 1 + \
+			 L(",\"extra_count\":") + U64)
+#define J_RECORD_MAX	(J_HEAD + J_CTX + J_ADDRS + J_CONTEXT + J_OP + J_EVENTS + J_LAT + \
+			 J_TAIL + J_EXTRA + L("}\n"))
+
+/* CSV: each column's longest value and its comma, in CSV_HEADER's order */
+#define C_NUM		(U64 + 1)
+#define C_HEX		(HEX + 1)
+#define C_RECORD_MAX	(2 * C_NUM + 3 * C_NUM + (2 + 2 * FMT_COMM_MAX + 1) + \
+			 (AUXF_MAX(0) + 1) + C_HEX + 2 * C_NUM + 4 * C_HEX + \
+			 (NAME + 1) + 2 * C_NUM + 2 + C_HEX + (64 * (NAME + 1) + 1) + \
+			 4 * C_NUM + 2 * C_NUM + L("timestamp,") + U64 + 1)
+
+const size_t fmt_json_record_max = J_RECORD_MAX;
+const size_t fmt_csv_record_max = C_RECORD_MAX;
+
+_Static_assert(J_RECORD_MAX <= OB_CAP / 16 && C_RECORD_MAX <= OB_CAP / 16,
+	       "a record's worst case is a small part of the output buffer");
+
 /* PERF_AUX_FLAG_* of the perf_event ABI (include/uapi/linux/perf_event.h) */
 #define AUX_TRUNCATED	0x01u
 #define AUX_OVERWRITE	0x02u
@@ -41,7 +109,7 @@ static void json_escape(struct outbuf *ob, const char *s)
 	static const char hex[] = "0123456789abcdef";
 	unsigned int n = 0;
 
-	for (; *s && n < 64; s++, n++) {
+	for (; *s && n < FMT_COMM_MAX; s++, n++) {
 		unsigned char c = (unsigned char)*s;
 
 		if (c == '"' || c == '\\') {
@@ -277,7 +345,7 @@ void fmt_json_record(struct outbuf *ob, const struct spe_record *r, unsigned int
 {
 	unsigned int i, first;
 
-	ob_room(ob);
+	ob_room(ob, J_RECORD_MAX);
 	ob_lit(ob, "{\"offset\":");
 	ob_u64(ob, r->offset);
 	ob_lit(ob, ",\"size\":");
@@ -402,7 +470,7 @@ void fmt_csv_record(struct outbuf *ob, const struct spe_record *r, unsigned int 
 	uint64_t pc = r->addr[SPE_ADDR_IDX_PC];
 	unsigned int i;
 
-	ob_room(ob);
+	ob_room(ob, C_RECORD_MAX);
 	ob_u64(ob, r->offset);
 	ob_chr(ob, ',');
 	ob_u64(ob, r->size);
@@ -416,7 +484,7 @@ void fmt_csv_record(struct outbuf *ob, const struct spe_record *r, unsigned int 
 
 		/* quoted; a quote inside is doubled (RFC 4180) */
 		ob_chr(ob, '"');
-		for (s = c->comm; *s && s - c->comm < 64; s++) {
+		for (s = c->comm; *s && s - c->comm < FMT_COMM_MAX; s++) {
 			if (*s == '"')
 				ob_chr(ob, '"');
 			ob_chr(ob, (unsigned char)*s < 0x20 ? '?' : *s);
@@ -469,4 +537,10 @@ void fmt_csv_record(struct outbuf *ob, const struct spe_record *r, unsigned int 
 		ob_lit(ob, "end,");
 	ob_u64(ob, r->n_extra);
 	ob_chr(ob, '\n');
+}
+
+void fmt_csv_header(struct outbuf *ob)
+{
+	ob_room(ob, L(CSV_HEADER));
+	ob_lit(ob, CSV_HEADER);
 }

@@ -26,10 +26,18 @@ struct rec_ctx {
 	"op_kind,op_class,op_subclass,store,events,event_names,"	\
 	"lat_total,lat_issue,lat_xlat,lat_alt_issue,data_source,ts,end,extra\n"
 
+/* the bytes of a comm the formatters print, at most */
+#define FMT_COMM_MAX	64
+
+/* The longest line fmt_json_record() and fmt_csv_record() can write. */
+extern const size_t fmt_json_record_max, fmt_csv_record_max;
+
 void fmt_json_record(struct outbuf *ob, const struct spe_record *r, unsigned int counter_bits,
 		     const struct rec_ctx *ctx);
 void fmt_csv_record(struct outbuf *ob, const struct spe_record *r, unsigned int counter_bits,
 		    const struct rec_ctx *ctx);
+/* The CSV header line. */
+void fmt_csv_header(struct outbuf *ob);
 /* "truncated|partial|collision" for PERF_AUX_FLAG_* bits, into ob */
 void fmt_aux_flags(struct outbuf *ob, unsigned int flags, char sep);
 

@@ -22,6 +22,7 @@ static int same(uint64_t v, int hex)
 	char want[32];
 
 	ob.p = ob.buf;
+	ob_room(&ob, hex ? OB_HEX_MAX : OB_U64_MAX);
 	if (hex) {
 		ob_hex(&ob, v);
 		snprintf(want, sizeof(want), "0x%" PRIx64, v);
@@ -72,6 +73,7 @@ static void flush(void)
 	char back[16] = { 0 };
 
 	ob_init(&ob, fileno(f));
+	ob_room(&ob, 7);
 	ob_lit(&ob, "abc");
 	ob_str(&ob, "def");
 	ob_chr(&ob, '\n');

@@ -480,6 +480,25 @@ static void t_event_names(void)
 	CHECK(spe_event_name(63) == NULL);
 }
 
+/* SPE_NAME_MAX bounds every name function over its whole argument range */
+static void t_name_lengths(void)
+{
+	unsigned int i;
+	const char *n;
+
+	for (i = 0; i < 512; i++) {
+		CHECK(strlen(spe_pkt_type_name(i)) <= SPE_NAME_MAX);
+		CHECK(strlen(spe_op_kind_name(i)) <= SPE_NAME_MAX);
+		n = spe_event_name(i);
+		CHECK(!n || strlen(n) <= SPE_NAME_MAX);
+		n = spe_addr_index_name(i);
+		CHECK(!n || strlen(n) <= SPE_NAME_MAX);
+		n = spe_counter_index_name(i);
+		CHECK(!n || strlen(n) <= SPE_NAME_MAX);
+	}
+	CHECK(strlen(spe_event_name(21)) == 19);	/* the longest today */
+}
+
 static void t_events_record_last_wins(void)
 {
 	/* Two Events packets: the record keeps the last one and flags DUP. */
@@ -1225,7 +1244,7 @@ static const struct tcase cases[] = {
 	T(t_addr_pc_short), T(t_addr_br_realm), T(t_addr_data_va_tag), T(t_addr_data_pa),
 	T(t_addr_ext_pbt), T(t_addr_ext_impdef), T(t_addr_reserved_index),
 	T(t_context), T(t_counters), T(t_data_source),
-	T(t_events_sizes), T(t_event_names), T(t_events_record_last_wins),
+	T(t_events_sizes), T(t_event_names), T(t_name_lengths), T(t_events_record_last_wins),
 	T(t_op_header), T(t_op_other), T(t_op_ldst), T(t_op_branch), T(t_op_reserved_consistent),
 	T(t_record_load), T(t_record_stream),
 	T(t_unknown_packets), T(t_alignment_cmd),
