@@ -103,24 +103,67 @@ void fmt_aux_flags(struct outbuf *ob, unsigned int flags, char sep)
 	}
 }
 
-/* A JSON string body: quotes, backslashes and control characters escaped. */
-static void json_escape(struct outbuf *ob, const char *s)
+/*
+ * The length of the UTF-8 sequence at s (RFC 3629: no overlong forms, no
+ * surrogates, nothing above U+10FFFF), or 0 if s does not start one.
+ */
+static unsigned int utf8_len(const unsigned char *s)
+{
+	unsigned int n, i;
+	uint32_t cp;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2, cp = s[0] & 0x1fu;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3, cp = s[0] & 0x0fu;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4, cp = s[0] & 0x07u;
+	else
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)	/* also stops at the NUL */
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3fu);
+	}
+	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n;
+}
+
+/*
+ * A JSON string body (RFC 8259) of the first FMT_COMM_MAX bytes of s:
+ * quotes, backslashes and control characters escaped, valid UTF-8 kept,
+ * any other byte written as U+FFFD. At most 6 bytes out per byte in.
+ */
+static void json_escape(struct outbuf *ob, const char *str)
 {
 	static const char hex[] = "0123456789abcdef";
-	unsigned int n = 0;
+	const unsigned char *s = (const unsigned char *)str, *end = s;
+	unsigned int n;
 
-	for (; *s && n < FMT_COMM_MAX; s++, n++) {
-		unsigned char c = (unsigned char)*s;
+	while (*end && end - s < FMT_COMM_MAX)
+		end++;
+	while (s < end) {
+		unsigned char c = *s;
 
 		if (c == '"' || c == '\\') {
 			ob_chr(ob, '\\');
 			ob_chr(ob, (char)c);
+			s++;
 		} else if (c < 0x20) {
 			ob_lit(ob, "\\u00");
 			ob_chr(ob, hex[c >> 4]);
 			ob_chr(ob, hex[c & 0xf]);
+			s++;
+		} else if ((n = utf8_len(s)) != 0 && n <= (unsigned int)(end - s)) {
+			ob_mem(ob, (const char *)s, n);
+			s += n;
 		} else {
-			ob_chr(ob, (char)c);
+			ob_lit(ob, "\\ufffd");
+			s++;
 		}
 	}
 }
