@@ -25,6 +25,7 @@
 #include "perf_data.h"
 #include "perf_decode.h"
 #include "report.h"
+#include "spe_dump.h"
 #include "spe_format.h"
 
 enum mode { MODE_DUMP, MODE_JSON, MODE_CSV, MODE_SUMMARY };
@@ -229,53 +230,6 @@ static void report_unknown(const struct opts *o, uint64_t off, const struct spe_
 	fprintf(stderr, "%s: warning: %s packet (header 0x%02x%s) at offset 0x%" PRIx64 " skipped\n",
 		prog, x->type == SPE_PKT_UNKNOWN ? "unknown" : "reserved/impdef", x->hdr0,
 		SPE_HDR_IS_EXT(x->hdr0) ? " ext" : "", off);
-}
-
-/* ---------------- dump ---------------- */
-
-static const struct opts *dump_opts;
-
-static void dump_packets(const uint8_t *buf, size_t from, size_t to)
-{
-	char desc[256], hex[40];
-	struct spe_packet pkt;
-	size_t pos = from;
-
-	while (pos < to) {
-		int n = spe_pkt_decode(buf + pos, to - pos, &pkt), i, h = 0;
-
-		if (n < 0) {
-			printf("%08zx: %-30s (%s)\n", pos, "", spe_strerror(n));
-			break;
-		}
-		if (pkt.type == SPE_PKT_PAD) {
-			size_t q = pos;
-
-			while (q < to && buf[q] == SPE_HDR_PADDING)
-				q++;
-			printf("%08zx: %-30s PAD x%zu\n", pos, "00 ...", q - pos);
-			pos = q;
-			continue;
-		}
-		for (i = 0; i < n; i++)
-			h += snprintf(hex + h, sizeof(hex) - (size_t)h, "%02x ", buf[pos + (size_t)i]);
-		spe_pkt_describe(&pkt, desc, sizeof(desc));
-		printf("%08zx: %-30s %s\n", pos, hex, desc);
-		pos += (size_t)n;
-		if (pkt.type == SPE_PKT_ALIGN && !pkt.reserved && dump_opts &&
-		    (dump_opts->flags & SPE_DEC_LEGACY_ALIGN)) {
-			/* [000] 5.3.2: the bytes up to the boundary are UNKNOWN */
-			uint64_t a = SPE_ALIGN_BYTES(pkt.index), addr = dump_opts->base + pos;
-			uint64_t next = ((addr + a - 1) & ~(a - 1)) - dump_opts->base;
-
-			if (next > to)
-				next = to;
-			if (next > pos)
-				printf("%08zx: %-30s (%zu alignment bytes skipped)\n", pos, "..",
-				       (size_t)next - pos);
-			pos = (size_t)next;
-		}
-	}
 }
 
 /* ---------------- summary ---------------- */
@@ -495,6 +449,26 @@ static void count_extra(const struct opts *o, const struct spe_record *r, uint64
 			report_unknown(o, r->offset + r->extra[i].rel_offset, &r->extra[i]);
 }
 
+/* --dump of a raw trace: errors and unknown packets reported on stderr */
+struct dump_out {
+	const struct opts *o;
+	uint64_t *extra_records;
+};
+
+static void dump_record(void *arg, const struct spe_record *r)
+{
+	const struct dump_out *dh = arg;
+
+	count_extra(dh->o, r, dh->extra_records);
+}
+
+static void dump_error(void *arg, const struct spe_decoder *d)
+{
+	const struct dump_out *dh = arg;
+
+	report_error(dh->o, d);
+}
+
 /* One record of a raw trace, in the --json, --csv or --summary modes. */
 static void handle_record(const struct opts *o, const struct spe_record *r, struct outbuf *ob,
 			  struct summary *sum, uint64_t *extra_records)
@@ -552,21 +526,6 @@ static void perf_error(void *arg, const struct spe_error *e, const struct rec_ct
 		spe_strerror(e->code), e->resume);
 }
 
-/* --dump of a perf.data file: each AUXTRACE piece as it is in the file */
-static void perf_dump(const struct perf_data *pd)
-{
-	size_t i;
-
-	for (i = 0; i < pd->n_chunk; i++) {
-		const struct pd_chunk *c = &pd->chunk[i];
-
-		printf("AUXTRACE idx %u cpu %d tid %d: AUX offset 0x%" PRIx64 ", %" PRIu64 " bytes\n",
-		       c->idx, c->cpu, c->tid, c->offset, c->size);
-		dump_packets(c->data, 0, (size_t)c->size);
-		printf("\n");
-	}
-}
-
 static uint64_t aux_bytes(const struct perf_data *pd)
 {
 	uint64_t n = 0;
@@ -597,7 +556,7 @@ static int perf_main(const struct opts *o, const uint8_t *buf, size_t len)
 		return 2;
 	}
 	if (o->mode == MODE_DUMP) {
-		perf_dump(&pd);
+		dump_perf(stdout, &pd);
 		pd_close(&pd);
 		return 0;
 	}
@@ -846,11 +805,11 @@ int main(int argc, char **argv)
 	};
 	struct opts o = { .mode = MODE_DUMP, .counter_bits = 16, .max_errors = 20 };
 	struct spe_decoder d;
-	struct spe_record rec;
+	struct dump_out dh;
 	struct summary *sum = NULL;
 	struct outbuf *ob = NULL;
 	uint8_t *buf;
-	size_t len, last = 0;
+	size_t len;
 	uint64_t extra_records = 0;
 	int c, nmodes = 0, r;
 	uint64_t v;
@@ -945,9 +904,16 @@ int main(int argc, char **argv)
 		if (o.mode == MODE_CSV)
 			fmt_csv_header(ob);
 	}
-	dump_opts = &o;
-	spe_decoder_init(&d, buf, len, o.flags);
-	d.buf_addr = o.base;
+	if (o.mode == MODE_DUMP) {
+		struct dump_hooks hooks = { .arg = &dh, .record = dump_record, .error = dump_error };
+
+		dh.o = &o;
+		dh.extra_records = &extra_records;
+		dump_trace(stdout, &d, buf, len, o.flags, o.base, &hooks);
+	} else {
+		spe_decoder_init(&d, buf, len, o.flags);
+		d.buf_addr = o.base;
+	}
 	/* --summary, --json and --csv take records in batches */
 	while (o.mode != MODE_DUMP) {
 		static struct spe_record recs[64];
@@ -963,27 +929,6 @@ int main(int argc, char **argv)
 		for (k = 0; k < r; k++)
 			handle_record(&o, &recs[k], ob, sum, &extra_records);
 	}
-	while (o.mode == MODE_DUMP) {
-		size_t before = d.pos;
-
-		r = spe_decoder_next(&d, &rec);
-		if (r == 0)
-			break;
-		if (r < 0) {
-			report_error(&o, &d);
-			dump_packets(buf, before, (size_t)d.err.offset);
-			printf("%08" PRIx64 ": ERROR: %s; resuming at 0x%" PRIx64 "\n\n",
-			       d.err.offset, spe_strerror(d.err.code), d.err.resume);
-			last = (size_t)d.err.resume;
-			continue;
-		}
-		count_extra(&o, &rec, &extra_records);
-		dump_packets(buf, last, (size_t)(rec.offset + rec.size));
-		printf("\n");
-		last = (size_t)(rec.offset + rec.size);
-	}
-	if (o.mode == MODE_DUMP && last < len && !d.stats.errors)
-		dump_packets(buf, last, len);
 	if (o.mode == MODE_SUMMARY)
 		summary_print(sum, &d, len);
 	if (finish_output(ob))
