@@ -106,6 +106,7 @@ struct linestat {
 };
 
 struct report {
+	FILE *out;
 	struct symtab *st;
 	const struct opts_report *o;
 	struct map sym_map, pc_map, line_map;
@@ -304,14 +305,14 @@ static void print_pcs(struct report *R, const char *title, const char *col, size
 	size_t k, cnt = top(R->pc, R->pc_map.n, sizeof(*R->pc), off, n, ix);
 	char name[320];
 
-	printf("\n== %s\n%10s %18s  %s\n", title, col, "pc", "symbol");
+	fprintf(R->out, "\n== %s\n%10s %18s  %s\n", title, col, "pc", "symbol");
 	for (k = 0; k < cnt; k++) {
 		const struct pcstat *p = &R->pc[ix[k]];
 		uint64_t v;
 
 		memcpy(&v, (const char *)p + off, 8);
 		sym_name(&R->sym[p->sym], name, sizeof(name));
-		printf("%10" PRIu64 " %#18" PRIx64 "  %s\n", v, p->pc, name);
+		fprintf(R->out, "%10" PRIu64 " %#18" PRIx64 "  %s\n", v, p->pc, name);
 	}
 }
 
@@ -322,25 +323,25 @@ static void print_report(struct report *R, const struct pdd_stats *st, size_t n)
 
 	if (!ix)
 		return;
-	printf("spe-decode report: %" PRIu64 " SPE records (%" PRIu64 " with a PC, %" PRIu64
+	fprintf(R->out, "spe-decode report: %" PRIu64 " SPE records (%" PRIu64 " with a PC, %" PRIu64
 	       " of them in the kernel), %" PRIu64 " loads; decode errors %" PRIu64 "\n",
 	       R->records, R->with_pc, R->kernel, R->loads, st->dec.errors);
 
-	printf("\n== top symbols by samples\n%10s %6s %9s %9s %8s  %s\n", "samples", "%", "loads",
+	fprintf(R->out, "\n== top symbols by samples\n%10s %6s %9s %9s %8s  %s\n", "samples", "%", "loads",
 	       "stores", "mispred", "symbol");
 	cnt = top(R->sym, R->sym_map.n, sizeof(*R->sym), offsetof(struct symstat, samples), n, ix);
 	for (k = 0; k < cnt; k++) {
 		const struct symstat *s = &R->sym[ix[k]];
 
 		sym_name(s, name, sizeof(name));
-		printf("%10" PRIu64 " %5.2f%% %9" PRIu64 " %9" PRIu64 " %8" PRIu64 "  %s\n", s->samples,
+		fprintf(R->out, "%10" PRIu64 " %5.2f%% %9" PRIu64 " %9" PRIu64 " %8" PRIu64 "  %s\n", s->samples,
 		       100.0 * (double)s->samples / (double)(R->with_pc ? R->with_pc : 1), s->loads,
 		       s->stores, s->mispred, name);
 	}
 
 	print_pcs(R, "top PCs by samples", "samples", offsetof(struct pcstat, samples), n, ix);
 
-	printf("\n== loads by total latency, per symbol (cycles; histogram: count per power of two)\n"
+	fprintf(R->out, "\n== loads by total latency, per symbol (cycles; histogram: count per power of two)\n"
 	       "%12s %9s %8s  %s\n", "total", "loads", "mean", "symbol");
 	cnt = top(R->sym, R->sym_map.n, sizeof(*R->sym), offsetof(struct symstat, lat_sum), n, ix);
 	for (k = 0; k < cnt; k++) {
@@ -348,26 +349,26 @@ static void print_report(struct report *R, const struct pdd_stats *st, size_t n)
 		unsigned int b;
 
 		sym_name(s, name, sizeof(name));
-		printf("%12" PRIu64 " %9" PRIu64 " %8.1f  %s\n             ", s->lat_sum, s->loads,
+		fprintf(R->out, "%12" PRIu64 " %9" PRIu64 " %8.1f  %s\n             ", s->lat_sum, s->loads,
 		       (double)s->lat_sum / (double)(s->loads ? s->loads : 1), name);
 		for (b = 0; b < NB; b++)
 			if (s->hist[b]) {
 				if (b == NB - 1)
-					printf(" sat:%" PRIu64, s->hist[b]);
+					fprintf(R->out, " sat:%" PRIu64, s->hist[b]);
 				else
-					printf(" %u-%u:%" PRIu64, b ? 1u << (b - 1) : 0u,
+					fprintf(R->out, " %u-%u:%" PRIu64, b ? 1u << (b - 1) : 0u,
 					       b ? (1u << b) - 1 : 0u, s->hist[b]);
 			}
-		printf("\n");
+		fprintf(R->out, "\n");
 	}
 
-	printf("\n== loads by data source (IMPLEMENTATION DEFINED values)\n%10s %6s  %s\n", "loads",
+	fprintf(R->out, "\n== loads by data source (IMPLEMENTATION DEFINED values)\n%10s %6s  %s\n", "loads",
 	       "%", "data source");
 	for (i = 0; i < 65536; i++)
 		if (R->ds[i])
-			printf("%10" PRIu64 " %5.2f%%  %#zx\n", R->ds[i],
+			fprintf(R->out, "%10" PRIu64 " %5.2f%%  %#zx\n", R->ds[i],
 			       100.0 * (double)R->ds[i] / (double)(R->loads ? R->loads : 1), i);
-	printf("\n== loads by cache event\n");
+	fprintf(R->out, "\n== loads by cache event\n");
 	{
 		static const unsigned int evs[] = {
 			SPE_EV_L1D_ACCESS, SPE_EV_L1D_REFILL, SPE_EV_L2D_ACCESS, SPE_EV_L2D_MISS,
@@ -376,14 +377,14 @@ static void print_report(struct report *R, const struct pdd_stats *st, size_t n)
 		};
 
 		for (i = 0; i < sizeof(evs) / sizeof(evs[0]); i++)
-			printf("%10" PRIu64 " %5.2f%%  %s\n", R->ev_loads[evs[i]],
+			fprintf(R->out, "%10" PRIu64 " %5.2f%%  %s\n", R->ev_loads[evs[i]],
 			       100.0 * (double)R->ev_loads[evs[i]] / (double)(R->loads ? R->loads : 1),
 			       spe_event_name(evs[i]));
 	}
 
 	print_pcs(R, "mispredicted branches by PC", "mispred", offsetof(struct pcstat, mispred), n, ix);
 
-	printf("\n== false-sharing candidates: %u-byte lines accessed from several CPUs, with stores\n"
+	fprintf(R->out, "\n== false-sharing candidates: %u-byte lines accessed from several CPUs, with stores\n"
 	       "%18s %7s %5s %8s %8s  %s\n", LINE, "line", "pid", "cpus", "loads", "stores",
 	       "symbol (first store)");
 	for (i = 0, k = 0; i < R->line_map.n && k < n; i++) {
@@ -392,14 +393,14 @@ static void print_report(struct report *R, const struct pdd_stats *st, size_t n)
 		if (!l->stores || !(l->cpus & (l->cpus - 1)))
 			continue;
 		sym_name(&R->sym[l->sym], name, sizeof(name));
-		printf("%#18" PRIx64 " %7d %5d %8" PRIu64 " %8" PRIu64 "  %s\n", l->line * LINE, l->pid,
+		fprintf(R->out, "%#18" PRIx64 " %7d %5d %8" PRIu64 " %8" PRIu64 "  %s\n", l->line * LINE, l->pid,
 		       __builtin_popcountll(l->cpus), l->loads, l->stores, name);
 		k++;
 	}
 	if (!k)
-		printf("  (none)\n");
+		fprintf(R->out, "  (none)\n");
 	if (R->oom)
-		printf("\n(out of memory: %" PRIu64 " records not counted)\n", R->oom);
+		fprintf(R->out, "\n(out of memory: %" PRIu64 " records not counted)\n", R->oom);
 	free(ix);
 }
 
@@ -419,13 +420,13 @@ int report_main(const struct opts_report *o, const uint8_t *buf, size_t len)
 		return 2;
 	}
 	R->o = o;
+	R->out = o->out ? o->out : stdout;
 	R->st = sym_open(&pd, o->symfs);
 	sink.arg = R;
-	if (!R->st || pdd_decode(&pd, o->flags, &sink, &st)) {
-		fprintf(stderr, "spe-decode report: out of memory\n");
-		return 2;
-	}
-	print_report(R, &st, o->top);
+	if (!R->st || pdd_decode(&pd, o->flags, &sink, &st))
+		R->oom = UINT64_MAX;
+	else
+		print_report(R, &st, o->top);
 	sym_close(R->st);
 	free(R->sym);
 	free(R->pc);
@@ -437,8 +438,13 @@ int report_main(const struct opts_report *o, const uint8_t *buf, size_t len)
 	free(R->line_map.key);
 	free(R->line_map.idx);
 	pd_close(&pd);
+	if (R->oom == UINT64_MAX) {
+		fprintf(stderr, "spe-decode report: out of memory\n");
+		free(R);
+		return 2;
+	}
 	free(R);
-	if (fflush(stdout) || ferror(stdout))
+	if (fflush(o->out ? o->out : stdout) || ferror(o->out ? o->out : stdout))
 		return 2;
 	return 0;
 }

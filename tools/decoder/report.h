@@ -9,8 +9,10 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 struct opts_report {
+	FILE *out;		/* the report (NULL: stdout) */
 	const char *path;	/* for messages */
 	const char *symfs;	/* look ELF files up under this directory first */
 	size_t top;		/* rows per table */

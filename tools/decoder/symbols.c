@@ -8,6 +8,7 @@
  */
 #include <fcntl.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -53,6 +54,25 @@ static int sym_cmp(const void *a, const void *b)
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
+/*
+ * A file a perf.data names, opened only if it is a regular file: a FIFO or
+ * a device named by a crafted MMAP2 record must not block or feed libelf
+ * without end.
+ */
+static int open_regular(const char *path)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
 static void load_elf(struct elf_file *f, const char *symfs)
 {
 	char p[4096];
@@ -62,15 +82,14 @@ static void load_elf(struct elf_file *f, const char *symfs)
 	int fd = -1, pass;
 
 	if (symfs) {
-		snprintf(p, sizeof(p), "%s/%s", symfs, f->path);
-		fd = open(p, O_RDONLY);
-		if (fd < 0) {	/* also DIR/basename */
-			snprintf(p, sizeof(p), "%s/%s", symfs, f->base);
-			fd = open(p, O_RDONLY);
-		}
+		if (snprintf(p, sizeof(p), "%s/%s", symfs, f->path) < (int)sizeof(p))
+			fd = open_regular(p);
+		/* also DIR/basename */
+		if (fd < 0 && snprintf(p, sizeof(p), "%s/%s", symfs, f->base) < (int)sizeof(p))
+			fd = open_regular(p);
 	}
 	if (fd < 0)
-		fd = open(f->path, O_RDONLY);
+		fd = open_regular(f->path);
 	if (fd < 0)
 		return;
 	e = elf_begin(fd, ELF_C_READ, NULL);
@@ -103,7 +122,8 @@ static void load_elf(struct elf_file *f, const char *symfs)
 			    sh.sh_type != (pass ? SHT_DYNSYM : SHT_SYMTAB) || !sh.sh_entsize)
 				continue;
 			d = elf_getdata(scn, NULL);
-			n = sh.sh_size / sh.sh_entsize;
+			/* the entries the data holds, whatever the header claims */
+			n = d ? d->d_size / sh.sh_entsize : 0;
 			for (k = 0; d && k < n; k++) {
 				GElf_Sym s;
 				const char *name;
