@@ -91,6 +91,16 @@ for l in sys.stdin:
 else
 	echo "SKIP: perfdata:report-symbols: no host compiler or readelf"
 fi
+# A mapping of a FIFO (a crafted file may name anything): report opens only
+# regular files, so it neither blocks on the FIFO nor reads it.
+if mkfifo "$T/fifo" 2>/dev/null; then
+	python3 "$HERE/mkperfdata.py" sym "$T/fifo.data" "$T/fifo" 0x400000 0 0x401000
+	if timeout 20 "$BIN" report "$T/fifo.data" >"$T/out" 2>"$T/err"; rc=$?; [ "$rc" -eq 0 ] &&
+	   grep -q '\[unresolved\] (fifo)' "$T/out"; then
+		ok report-fifo; else ko report-fifo "rc=$rc (124: blocked on the FIFO) $(head -c 300 "$T/err")"; fi
+else
+	echo "SKIP: perfdata:report-fifo: mkfifo failed in $T"
+fi
 if run 2 report "$T/badmagic.data" && grep -q 'bad magic' "$T/err"; then
 	ok report-bad-magic; else ko report-bad-magic "rc=$rc"; fi
 
