@@ -178,23 +178,7 @@ echo "compiler: $($CC --version | head -1), -O2; perf decoder: $([ $have_perf = 
 make_emul() {
 	local out=$1 fixture=$TOP/tools/decoder/tests/data/emul.perf.data.gz
 	[ -s "$fixture" ] && command -v python3 >/dev/null || return 1
-	gzip -dc "$fixture" | python3 -c '
-import struct, sys
-f = sys.stdin.buffer.read()
-off, size = struct.unpack_from("<QQ", f, 40)
-pos, end, aux = off, off + size, bytearray()
-while pos < end:
-    typ, misc, sz = struct.unpack_from("<IHH", f, pos)
-    if typ == 71:
-        n = struct.unpack_from("<Q", f, pos + 8)[0]
-        aux += f[pos + sz:pos + sz + n]
-        pos += n
-    pos += sz
-want = int(sys.argv[1]) << 20
-with open(sys.argv[2], "wb") as o:
-    for _ in range(-(-want // len(aux))):
-        o.write(aux)
-' "$SIZE" "$out"
+	gzip -dc "$fixture" | python3 "$TOP/tools/decoder/tests/auxdata.py" --joined - "$out" "$SIZE"
 }
 
 status=0

@@ -114,23 +114,9 @@ if [ ! -s "$REAL" ]; then
 	exit 0
 fi
 gzip -dc "$REAL" >"$T/real.data"
-# An independent reader of the AUXTRACE records (perf.data-file-format.txt):
-# the AUX data of each area joined in file order, to decode as a raw dump.
-python3 - "$T/real.data" "$T/real" <<'PY'
-import struct, sys
-f = open(sys.argv[1], "rb").read()
-data_off, data_size = struct.unpack_from("<QQ", f, 40)
-pos, end, areas = data_off, data_off + data_size, {}
-while pos < end:
-    typ, misc, size = struct.unpack_from("<IHH", f, pos)
-    if typ == 71:
-        n, off, ref, idx = struct.unpack_from("<QQQI", f, pos + 8)
-        areas.setdefault(idx, bytearray()).extend(f[pos + size:pos + size + n])
-        pos += n
-    pos += size
-for idx, d in areas.items():
-    open("%s.%d.aux" % (sys.argv[2], idx), "wb").write(d)
-PY
+# An independent reader of the AUXTRACE records (tests/auxdata.py): the AUX
+# data of each area joined in file order, to decode as a raw dump.
+python3 "$HERE/auxdata.py" "$T/real.data" "$T/real"
 if run 0 --summary "$T/real.data"; then
 	cp "$T/out" "$T/real.summary"
 	recs=0 pkts=0 pads=0
