@@ -5,6 +5,7 @@
 #   1. host build (lib, CLI, unit tests) and the unit tests
 #   2. the unit tests again under ASan+UBSan
 #   3. the CLI tests and the perf.data tests
+#   3b. the sanitizer build of spe-decode on corrupted input in every mode
 #   4. a bounded libFuzzer run (FUZZ_SECONDS, default 45) counted as one case
 # Missing host packages are installed with spe_need_host_pkgs.
 # The last line printed is exactly: decoder: N passed, N failed, N skipped
@@ -122,7 +123,7 @@ say "== unit tests under ASan+UBSan (${SAN_CC:-none})"
 if [ -z "$SAN_CC" ]; then
 	case_fail asan-ubsan "no compiler with working -fsanitize=address,undefined"
 else
-	SANF="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
+	SANF="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -DOB_CHECK"
 	if $MAKE -s OUT="$OUT/asan" CC="$SAN_CC" CFLAGS="$SANF" LDFLAGS="-fsanitize=address,undefined" \
 		all unit >"$LOG/asan-build.log" 2>&1; then
 		for t in $UNIT_TESTS; do
@@ -203,6 +204,20 @@ tally "$LOG/cli.out"
 say "== perf.data tests"
 bash tests/perfdata.sh "$OUT/spe-decode" >"$LOG/perfdata.out" 2>"$LOG/perfdata.err"
 tally "$LOG/perfdata.out"
+
+# --- 3b. every output mode of the sanitizer build on corrupted input -------------
+say "== sanitizer sweep (tests/sweep.py)"
+if [ -x "$OUT/asan/spe-decode" ] && [ -x "$OUT/asan/outbound" ]; then
+	"$OUT/asan/outbound" --trace "$LOG/longest.bin" >/dev/null 2>&1
+	python3 tests/sweep.py "$OUT/asan/spe-decode" "$LOG/sweep" --trace "$LOG/longest.bin" \
+		>"$LOG/sweep.out" 2>"$LOG/sweep.err"
+	tally "$LOG/sweep.out"
+	if ! grep -q '^PASS: \|^FAIL: ' "$LOG/sweep.out"; then
+		case_fail sweep "tests/sweep.py printed no results (see $LOG/sweep.err)"
+	fi
+else
+	case_fail sweep "no sanitizer build of spe-decode to sweep"
+fi
 
 # --- 4. fuzzing ------------------------------------------------------------------
 say "== libFuzzer (${FUZZ_SECONDS}s)"
