@@ -6,7 +6,8 @@
 #   2. the unit tests again under ASan+UBSan
 #   3. the CLI tests and the perf.data tests
 #   3b. the sanitizer build of spe-decode on corrupted input in every mode
-#   4. a bounded libFuzzer run (FUZZ_SECONDS, default 45) counted as one case
+#   4. bounded libFuzzer runs (FUZZ_SECONDS in all, default 60), one case a
+#      target
 # Missing host packages are installed with spe_need_host_pkgs.
 # The last line printed is exactly: decoder: N passed, N failed, N skipped
 # Exit status is non-zero iff a case failed.
@@ -16,7 +17,7 @@ cd "$(dirname "$0")/.." || exit 2
 : "${TOP:=$(cd ../.. && pwd)}"
 : "${OUT:=$PWD/build/host}"
 : "${CC:=gcc}"
-: "${FUZZ_SECONDS:=45}"
+: "${FUZZ_SECONDS:=60}"
 MAKE=${MAKE:-make}
 # the library's sources (the fuzz targets build them): the Makefile's list
 if [ -z "${LIB_SRCS:-}" ]; then
@@ -220,7 +221,11 @@ else
 fi
 
 # --- 4. fuzzing ------------------------------------------------------------------
-say "== libFuzzer (${FUZZ_SECONDS}s)"
+# Each target (tests/fuzz*.c, the header of each says what it checks) runs
+# for a bounded time under ASan and UBSan, built with -DOB_CHECK. Of
+# FUZZ_SECONDS (default 60), the decoder's own target takes two fifths and
+# the six output and input paths share the rest.
+say "== libFuzzer (${FUZZ_SECONDS}s in all)"
 FCC=
 for c in clang clang-14; do
 	command -v "$c" >/dev/null 2>&1 || continue
@@ -230,61 +235,82 @@ for c in clang clang-14; do
 		break
 	fi
 done
+# name, sources beyond the library, seeds
+FUZZ_TARGETS=(
+	"fuzz|tests/fuzz.c|raw"
+	"fuzz-json|tests/fuzz_format.c outbuf.c spe_format.c|fmt"
+	"fuzz-csv|-DFUZZ_CSV tests/fuzz_format.c outbuf.c spe_format.c|fmt"
+	"fuzz-stream|tests/fuzz_stream.c outbuf.c spe_format.c|flagged"
+	"fuzz-dump|tests/fuzz_dump.c spe_dump.c perf_data.c|flagged"
+	"fuzz-perfdata|tests/fuzz_perfdata.c perf_data.c perf_decode.c spe_dump.c outbuf.c spe_format.c|perf"
+	"fuzz-report|tests/fuzz_report.c report.c symbols.c perf_data.c perf_decode.c outbuf.c spe_format.c|perf"
+)
 if [ -z "$FCC" ]; then
 	case_fail fuzz "clang with libFuzzer (-fsanitize=fuzzer) not available; install clang and libfuzzer-14-dev"
 else
 	FD="$OUT/fuzz"
-	rm -rf "$FD/artifacts"
-	mkdir -p "$FD/corpus" "$FD/seeds" "$FD/artifacts"
-	if ! "$FCC" -std=c11 -D_DEFAULT_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined \
-		-fno-sanitize-recover=all -I"$TOP/include" -o "$FD/spe_fuzz" \
-		tests/fuzz.c "${lib_srcs[@]}" >"$LOG/fuzz-build.log" 2>&1; then
-		sed -n '1,20p' "$LOG/fuzz-build.log"
-		case_fail fuzz "fuzz target build failed (see $LOG/fuzz-build.log)"
-	else
-		# seeds: hand-written records (see tests/cli.sh for their derivation)
-		printf '\xb0\x00\x10\x00\xd0\xaa\xaa\x00\x80\x99\x05\x00\x98\x2a\x00\x64\xd2\x04\x00\x00\x49\x00\x52\x16\x00\x9a\x03\x00\xb2\x40\x30\x20\x10\xff\xff\x00\x00\xb3\x40\x30\x20\x80\x00\x00\x00\x80\x43\x00\x71\x10\x32\x54\x76\x98\xba\xdc\x0e' >"$FD/seeds/load"
-		printf '\xb0\x00\x20\x40\x00\x00\x00\x00\xa0\x4a\x01\x42\x42\x98\x01\x00\xb1\x00\x30\x40\x00\x00\x00\x00\xa0\x01' >"$FD/seeds/branch"
-		printf '\x20\xb4\x01\x00\x00\x00\x00\x00\x00\x00\x22\x99\x02\x00\x2e\x00\x44\xaa\x01\x22\x00\x00\x00\x00\x00\x00\x00\x42\x02\x01' >"$FD/seeds/ext"
+	FF=(-std=c11 -D_DEFAULT_SOURCE -g -O1 -fno-sanitize-recover=all -DOB_CHECK -I"$TOP/include")
+	mkdir -p "$FD/lib" "$FD/seeds"
+	# the library once, instrumented, for every target
+	lib_objs=()
+	lib_ok=1
+	for src in "${lib_srcs[@]}"; do
+		o="$FD/lib/${src%.c}.o"
+		lib_objs+=("$o")
+		"$FCC" "${FF[@]}" -fsanitize=fuzzer-no-link,address,undefined -c -o "$o" "$src" \
+			>>"$LOG/fuzz-build.log" 2>&1 || lib_ok=0
+	done
+	# seeds: hand-written records (see tests/cli.sh for their derivation),
+	# the longest records (tests/outbound.c), a perf.data file
+	printf '\xb0\x00\x10\x00\xd0\xaa\xaa\x00\x80\x99\x05\x00\x98\x2a\x00\x64\xd2\x04\x00\x00\x49\x00\x52\x16\x00\x9a\x03\x00\xb2\x40\x30\x20\x10\xff\xff\x00\x00\xb3\x40\x30\x20\x80\x00\x00\x00\x80\x43\x00\x71\x10\x32\x54\x76\x98\xba\xdc\x0e' >"$FD/seeds/load"
+	printf '\xb0\x00\x20\x40\x00\x00\x00\x00\xa0\x4a\x01\x42\x42\x98\x01\x00\xb1\x00\x30\x40\x00\x00\x00\x00\xa0\x01' >"$FD/seeds/branch"
+	printf '\x20\xb4\x01\x00\x00\x00\x00\x00\x00\x00\x22\x99\x02\x00\x2e\x00\x44\xaa\x01\x22\x00\x00\x00\x00\x00\x00\x00\x42\x02\x01' >"$FD/seeds/ext"
+	rm -rf "$FD/seeds/raw" "$FD/seeds/fmt" "$FD/seeds/flagged" "$FD/seeds/perf"
+	mkdir -p "$FD/seeds/raw" "$FD/seeds/fmt" "$FD/seeds/flagged" "$FD/seeds/perf"
+	"$OUT/outbound" --trace "$LOG/longest.bin" >/dev/null 2>&1
+	head -c 1200 "$LOG/longest.bin" >"$FD/seeds/longest" 2>/dev/null
+	for sd in load branch ext longest; do
+		cp "$FD/seeds/$sd" "$FD/seeds/raw/$sd"
+		# fuzz-json/csv: offset, flags and a 5-byte comm first
+		{ printf '\x10\x00\x02\x05"\x01\xc3\xa9\\'; cat "$FD/seeds/$sd"; } >"$FD/seeds/fmt/$sd"
+		# fuzz-stream/dump: flags and an 8-byte address first
+		{ printf '\x31\x00\x10\x00\x00\x00\x00\x00\x00'; cat "$FD/seeds/$sd"; } >"$FD/seeds/flagged/$sd"
+	done
+	python3 tests/mkperfdata.py good "$FD/seeds/perf/good" 2>/dev/null
+	n_targets=${#FUZZ_TARGETS[@]}
+	for t in "${FUZZ_TARGETS[@]}"; do
+		IFS='|' read -r name srcs seeds <<<"$t"
+		if [ "$name" = fuzz ]; then
+			secs=$((FUZZ_SECONDS * 2 / 5))
+		else
+			secs=$((FUZZ_SECONDS * 3 / 5 / (n_targets - 1)))
+		fi
+		[ "$secs" -ge 1 ] || secs=1
+		TD="$FD/$name"
+		rm -rf "$TD/artifacts"
+		mkdir -p "$TD/corpus" "$TD/artifacts"
+		# shellcheck disable=SC2086 # srcs is a word list
+		if [ "$lib_ok" = 0 ] || ! "$FCC" "${FF[@]}" -fsanitize=fuzzer,address,undefined \
+			-o "$TD/$name" $srcs "${lib_objs[@]}" >"$LOG/$name-build.log" 2>&1; then
+			sed -n '1,20p' "$LOG/$name-build.log" "$LOG/fuzz-build.log"
+			case_fail "$name" "fuzz target build failed (see $LOG/$name-build.log)"
+			continue
+		fi
 		# bounded: one job, memory and per-input time limits; the wall
 		# clock limit is enforced by timeout as well
-		timeout -k 10 $((FUZZ_SECONDS + 60)) "$FD/spe_fuzz" \
-			-max_total_time="$FUZZ_SECONDS" -timeout=10 -rss_limit_mb=1024 \
-			-max_len=8192 -print_final_stats=1 -artifact_prefix="$FD/artifacts/" \
-			"$FD/corpus" "$FD/seeds" >"$LOG/fuzz.log" 2>&1
-		rc=$?
-		execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$LOG/fuzz.log" | tail -1)
-		if [ $rc -eq 0 ] && [ -z "$(find "$FD/artifacts" -type f)" ]; then
-			case_pass "fuzz: ${execs:-?} executions in ${FUZZ_SECONDS}s, 0 crashes"
-		else
-			grep -m5 -E 'ERROR|runtime error|deadly signal|Test unit written' "$LOG/fuzz.log"
-			case_fail fuzz "libFuzzer exit $rc after ${execs:-?} executions (see $LOG/fuzz.log, $FD/artifacts)"
-		fi
-	fi
-	# the perf.data reader, a third of the time, seeded with the test files
-	PD="$OUT/fuzz-perfdata"
-	PSECS=$(( (FUZZ_SECONDS + 2) / 3 ))
-	rm -rf "$PD/artifacts"
-	mkdir -p "$PD/corpus" "$PD/seeds" "$PD/artifacts"
-	if ! "$FCC" -std=c11 -D_DEFAULT_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined \
-		-fno-sanitize-recover=all -I"$TOP/include" -o "$PD/pd_fuzz" tests/fuzz_perfdata.c \
-		perf_data.c perf_decode.c "${lib_srcs[@]}" \
-		>"$LOG/fuzz-perfdata-build.log" 2>&1; then
-		case_fail fuzz-perfdata "build failed (see $LOG/fuzz-perfdata-build.log)"
-	else
-		python3 tests/mkperfdata.py good "$PD/seeds/good" 2>/dev/null
-		timeout -k 10 $((PSECS + 60)) "$PD/pd_fuzz" -max_total_time="$PSECS" -timeout=10 \
+		timeout -k 10 $((secs + 60)) "$TD/$name" -max_total_time="$secs" -timeout=10 \
 			-rss_limit_mb=1024 -max_len=8192 -print_final_stats=1 \
-			-artifact_prefix="$PD/artifacts/" "$PD/corpus" "$PD/seeds" >"$LOG/fuzz-perfdata.log" 2>&1
+			-artifact_prefix="$TD/artifacts/" "$TD/corpus" "$FD/seeds/$seeds" \
+			>"$LOG/$name.log" 2>&1
 		rc=$?
-		execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$LOG/fuzz-perfdata.log" | tail -1)
-		if [ $rc -eq 0 ] && [ -z "$(find "$PD/artifacts" -type f)" ]; then
-			case_pass "fuzz-perfdata: ${execs:-?} executions in ${PSECS}s, 0 crashes"
+		execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$LOG/$name.log" | tail -1)
+		if [ $rc -eq 0 ] && [ -z "$(find "$TD/artifacts" -type f)" ]; then
+			case_pass "$name: ${execs:-?} executions in ${secs}s, 0 crashes"
 		else
-			grep -m5 -E 'ERROR|runtime error|deadly signal|Test unit written' "$LOG/fuzz-perfdata.log"
-			case_fail fuzz-perfdata "libFuzzer exit $rc (see $LOG/fuzz-perfdata.log, $PD/artifacts)"
+			grep -m5 -E 'ERROR|runtime error|deadly signal|outbuf:|Test unit written' "$LOG/$name.log"
+			case_fail "$name" "libFuzzer exit $rc after ${execs:-?} executions (see $LOG/$name.log, $TD/artifacts)"
 		fi
-	fi
+	done
 fi
 
 finish
