@@ -45,11 +45,14 @@ else
 	tools/perf/run-demo.sh $(if $(PROG),--prog '$(PROG)') $(if $(ARGS),--args '$(ARGS)') $(if $(KEEP),--keep '$(KEEP)') $(if $(PRESET),--preset '$(PRESET)')
 endif
 
-# Driver mutants: each must fail a test suite (tools/mutants/, NAMES= a
-# subset, Documentation/testing.rst "Mutants").
-.PHONY: mutants
+# Mutants: each must fail a test suite (tools/mutants/, NAMES= a subset,
+# Documentation/testing.rst "Mutants"): the decoder's, then the driver's.
+.PHONY: mutants mutants-decoder
 mutants:
-	tools/mutants/run.sh $(NAMES)
+	rc=0; tools/mutants/decoder.sh $(NAMES) || rc=1; tools/mutants/run.sh $(NAMES) || rc=1; exit $$rc
+
+mutants-decoder:
+	tools/mutants/decoder.sh $(NAMES)
 
 # Reliability, long runs: the stress suite with --long (KERNEL= a series id,
 # default the default kernel) and a long decoder fuzz (FUZZ_SECONDS=).
@@ -70,7 +73,8 @@ help:
 	@echo "make qemu         build the SPE-enabled QEMU"
 	@echo "make bench        emulation overhead, decoder throughput, driver data loss and report speed, one table of ratios"
 	@echo "make stress       long reliability runs: fuzz, stress, fault injection (KERNEL=, FUZZ_SECONDS=)"
-	@echo "make mutants     driver mutants against the suites: each must be killed (NAMES=)"
+	@echo "make mutants      decoder and driver mutants against the suites: each must be killed (NAMES=)"
+	@echo "make mutants-decoder  the decoder's mutants only (a few minutes, no QEMU)"
 	@echo "make run          perf record/report/script under the emulated SPE (PROG= ARGS= KEEP=perf.data PRESET=neoverse-n1)"
 	@echo "make run PCSR=1   the same with PC sampling: perf record -e arm_pcsr// -C 1 (Documentation/pcsr.rst)"
 	@echo "make clean        remove build/ (the cache in ~/.cache/arm-spe stays)"

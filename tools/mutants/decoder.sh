@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+#
+# The decoder's mutants (make mutants, area "decoder"): each removes one
+# bound of spe-decode's output and input paths (the mistakes behind the
+# JSON buffer overflow and their kind) or breaks a field, and must fail a
+# decoder test. Each is applied with sed to a copy of tools/decoder and
+# include/, the test it names is built (ASan, UBSan and -DOB_CHECK, as
+# tests/check.sh builds its sanitizer run; "perfdata" the plain CLI) and
+# run. Prints, per mutant:
+#   mutant NAME: killed by TEST (the first FAIL line or sanitizer report)
+#   mutant NAME: SURVIVED
+#   mutant NAME: ERROR: ... (the script no longer applies, the build
+#                broke, or the test timed out: not counted as killed)
+# then "decoder mutants: N killed, N survived, N errors". Exit status 1
+# unless every mutant was killed.
+#
+#   tools/mutants/decoder.sh [NAME...]
+set -uo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+top=$(cd "$here/../.." && pwd)
+out=${MUTANTS_OUT:-$top/build/mutants}/decoder
+SAN="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -DOB_CHECK"
+
+declare -a M_NAME M_FILE M_TEST M_SED
+m() { M_NAME+=("$1"); M_FILE+=("$2"); M_TEST+=("$3"); M_SED+=("$4"); }
+
+# FILE is relative to the tree; TEST is "unit:PROGRAM" (a tests/PROGRAM.c of
+# the decoder, sanitizer build) or "perfdata" (tests/perfdata.sh, plain CLI).
+fmt=tools/decoder/spe_format.c pd=tools/decoder/perf_data.c
+# the output buffer's reservations: the JSON overflow as it was, and CSV's
+m json-room-512 $fmt unit:outbound 's/ob_room(ob, J_RECORD_MAX);/ob_room(ob, 512);/'
+m csv-room-512 $fmt unit:outbound 's/ob_room(ob, C_RECORD_MAX);/ob_room(ob, 512);/'
+# the comm: cut at FMT_COMM_MAX bytes in both modes, UTF-8 checked in JSON
+m json-comm-uncut $fmt unit:outbound 's/while (\*end \&\& end - s < FMT_COMM_MAX)/while (*end)/'
+m csv-comm-uncut $fmt unit:outbound 's/\*s \&\& s - c->comm < FMT_COMM_MAX; s++/*s; s++/'
+m json-raw-bytes $fmt unit:outbound \
+	's/} else if ((n = utf8_len(s)) != 0 \&\& n <= (unsigned int)(end - s)) {/} else if ((n = 1) != 0) {/'
+# the Events JSON cache: its entries hold 245 bytes
+m events-cache-unbounded $fmt unit:outbound \
+	's/if ((size_t)(ob->p - from) < sizeof(f->s)) {/if (ob->p != from) {/'
+# the perf.data reader
+m pd-comm-uncut $pd unit:pdbounds '/if (n > sizeof(t->comm) - 1)/{N;d}'
+m pd-short-record $pd unit:pdbounds 's/if (size < 8 || size > end - pos)/if (size > end - pos)/'
+m pd-mmap-name-unterminated $pd unit:pdbounds \
+	's/if (size < 72 || !memchr(r + 72, 0, size - 72u))/if (size < 72)/'
+m pd-cpu-table $pd unit:pdbounds '0,/if (cpu >= 0 \&\& cpu < 1024) {/s//if (cpu >= 0) {/'
+m pd-sample-id-short $pd unit:pdbounds 's/if (end >= rec + 8)$/if (end >= rec)/'
+# report: the files a perf.data names
+m report-opens-any-file tools/decoder/symbols.c perfdata \
+	's/O_RDONLY | O_NONBLOCK | O_NOCTTY/O_RDONLY/;s/ || !S_ISREG(st.st_mode)//'
+
+names=("$@")
+selected() {
+	local n
+	[ ${#names[@]} -eq 0 ] && return 0
+	for n in "${names[@]}"; do [ "$n" = "$1" ] && return 0; done
+	return 1
+}
+
+command -v clang >/dev/null || { echo "decoder mutants: clang is needed (make check installs it)"; exit 2; }
+killed=0 survived=0 errors=0
+for i in "${!M_NAME[@]}"; do
+	name=${M_NAME[$i]} file=${M_FILE[$i]} test=${M_TEST[$i]}
+	selected "$name" || continue
+	d=$out/$name
+	rm -rf "$d" && mkdir -p "$d/tree/tools"
+	cp -r "$top/include" "$d/tree/"
+	cp -r "$top/tools/decoder" "$d/tree/tools/"
+	rm -rf "$d/tree/tools/decoder/build"
+	sed -i -e "${M_SED[$i]}" "$d/tree/$file"
+	if cmp -s "$top/$file" "$d/tree/$file"; then
+		echo "mutant $name: ERROR: the script no longer changes $file"
+		errors=$((errors + 1))
+		continue
+	fi
+	diff -u "$top/$file" "$d/tree/$file" >"$d/mutant.diff"
+	dec=$d/tree/tools/decoder
+	case $test in
+	unit:*)
+		prog=${test#unit:}
+		if ! make -s -C "$dec" OUT="$d/b" CC=clang CFLAGS="$SAN" \
+			LDFLAGS="-fsanitize=address,undefined" "$d/b/$prog" >"$d/build.log" 2>&1; then
+			echo "mutant $name: ERROR: does not build (${d#"$top/"}/build.log)"
+			errors=$((errors + 1))
+			continue
+		fi
+		timeout 120 "$d/b/$prog" >"$d/test.log" 2>&1
+		rc=$?
+		;;
+	perfdata)
+		if ! make -s -C "$dec" OUT="$d/b" all >"$d/build.log" 2>&1; then
+			echo "mutant $name: ERROR: does not build (${d#"$top/"}/build.log)"
+			errors=$((errors + 1))
+			continue
+		fi
+		timeout 300 bash "$dec/tests/perfdata.sh" "$d/b/spe-decode" >"$d/test.log" 2>&1
+		rc=$?
+		;;
+	esac
+	by=$(grep -a -m1 -E '^FAIL: |ERROR: AddressSanitizer|runtime error:|^outbuf: ' "$d/test.log")
+	if [ "$rc" -eq 124 ] && [ -z "$by" ]; then
+		echo "mutant $name: ERROR: $test timed out (not counted as killed)"
+		errors=$((errors + 1))
+	elif [ -n "$by" ]; then
+		echo "mutant $name: killed by $test: $(printf '%s' "$by" | sed 's/^FAIL: //' | cut -c1-110)"
+		killed=$((killed + 1))
+	else
+		echo "mutant $name: SURVIVED ($test exit status $rc)"
+		survived=$((survived + 1))
+	fi
+done
+echo "decoder mutants: $killed killed, $survived survived, $errors errors"
+[ "$survived" -eq 0 ] && [ "$errors" -eq 0 ]
