@@ -2,8 +2,10 @@
 /*
  * spe-decode --dump (spe_dump.h). Each line is bounded: the hex column
  * holds at most SPE_MAX_PACKET_LEN bytes (Padding runs are one line of
- * their own), descriptions come from spe_pkt_describe() into a fixed
- * buffer, which truncates.
+ * their own), descriptions come from spe_pkt_describe() into a 256-byte
+ * buffer, which truncates; a line is at most its offset (16 hex digits),
+ * ": ", 30 columns of bytes, a space, 255 bytes of description and the
+ * newline. stdio writes it: no buffer here grows with the input.
  */
 #include <inttypes.h>
 

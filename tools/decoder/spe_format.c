@@ -58,10 +58,14 @@
 			 HEX + L("\"}"))
 #define J_EXTRA		(L(",\"extra\":[") + SPE_REC_NEXTRA * J_EXTRA1 + 1 + \
 			 L(",\"extra_count\":") + U64)
+/* 4,080 bytes; the longest line tests/outbound.c finds is 2,393 */
 #define J_RECORD_MAX	(J_HEAD + J_CTX + J_ADDRS + J_CONTEXT + J_OP + J_EVENTS + J_LAT + \
 			 J_TAIL + J_EXTRA + L("}\n"))
 
-/* CSV: each column's longest value and its comma, in CSV_HEADER's order */
+/*
+ * CSV: each column's longest value and its comma, in CSV_HEADER's order:
+ * 2,259 bytes; the longest row tests/outbound.c finds is 863
+ */
 #define C_NUM		(U64 + 1)
 #define C_HEX		(HEX + 1)
 #define C_RECORD_MAX	(2 * C_NUM + 3 * C_NUM + (2 + 2 * FMT_COMM_MAX + 1) + \
@@ -74,6 +78,11 @@ const size_t fmt_csv_record_max = C_RECORD_MAX;
 
 _Static_assert(J_RECORD_MAX <= OB_CAP / 16 && C_RECORD_MAX <= OB_CAP / 16,
 	       "a record's worst case is a small part of the output buffer");
+_Static_assert(J_RECORD_MAX == 4080 && C_RECORD_MAX == 2259,
+	       "a worst case changed: update the figures above and in decoder.rst");
+/* the Operation Type cache (struct frag below) holds any op's JSON */
+#define FRAG_MAX	246
+_Static_assert(J_OP <= FRAG_MAX, "an Operation Type's JSON fits a cache entry");
 
 /* PERF_AUX_FLAG_* of the perf_event ABI (include/uapi/linux/perf_event.h) */
 #define AUX_TRUNCATED	0x01u
@@ -318,7 +327,7 @@ static void json_op_build(struct outbuf *ob, const struct spe_record *r)
 struct frag {
 	uint64_t key;
 	uint16_t len;		/* 0: empty */
-	char s[246];
+	char s[FRAG_MAX];
 };
 
 /* Copy a cached fragment, or build it into ob and keep a copy. */
