@@ -22,7 +22,8 @@
 # --base REF also builds the decoder of git revision REF (tools/decoder and
 # include/ at REF, its symbols renamed base_*) and times it in the same run,
 # on the same bytes, next to the current one: rows "base: ...", the ratios
-# ours/base, and REF's spe-decode --summary as a process.
+# ours/base, and REF's spe-decode --summary, --json and --csv as processes
+# (ratios above 1: the current one is faster).
 # DECODER_BENCH_BUILD overrides the build directory.
 # Not part of `make check`.
 set -euo pipefail
@@ -201,13 +202,19 @@ for spec in "noalign:--seed 1" "align64:--seed 2 --align 64" "emul:"; do
 	t_sum=$("$B/decoder-bench" time "$REPS" "$B/lib/spe-decode" --summary "$TRACE") || status=1
 	t_json=$("$B/decoder-bench" time "$REPS" "$B/lib/spe-decode" --json "$TRACE") || status=1
 	t_csv=$("$B/decoder-bench" time "$REPS" "$B/lib/spe-decode" --csv "$TRACE") || t_csv=
-	t_base=
-	[ -n "$BASE" ] && { t_base=$("$B/decoder-bench" time "$REPS" "$B/base/spe-decode" --summary "$TRACE") || status=1; }
+	t_base='' t_bjson='' t_bcsv=''
+	if [ -n "$BASE" ]; then
+		t_base=$("$B/decoder-bench" time "$REPS" "$B/base/spe-decode" --summary "$TRACE") || status=1
+		t_bjson=$("$B/decoder-bench" time "$REPS" "$B/base/spe-decode" --json "$TRACE") || status=1
+		t_bcsv=$("$B/decoder-bench" time "$REPS" "$B/base/spe-decode" --csv "$TRACE") || t_bcsv=
+	fi
 	t_perf=
 	[ $have_perf = 1 ] && { t_perf=$("$B/decoder-bench" time "$REPS" "$B/decoder-bench" perf-proc "$TRACE") || status=1; }
 	bytes=$(stat -c %s "$TRACE")
-	awk -v b="$bytes" -v s="$t_sum" -v j="$t_json" -v c="$t_csv" -v p="$t_perf" -v o="$t_base" 'BEGIN {
+	awk -v b="$bytes" -v s="$t_sum" -v j="$t_json" -v c="$t_csv" -v p="$t_perf" -v o="$t_base" \
+		-v bj="$t_bjson" -v bc="$t_bcsv" 'BEGIN {
 		split(s, S, " "); split(j, J, " "); split(c, C, " "); split(p, P, " "); split(o, O, " ")
+		split(bj, BJ, " "); split(bc, BC, " ")
 		printf "process: spe-decode --summary          %8.1f MB/s [%7.1f]\n", b / 1e6 / S[1], b / 1e6 / S[2]
 		if (o != "")
 			printf "process: base spe-decode --summary     %8.1f MB/s [%7.1f]\n", b / 1e6 / O[1], b / 1e6 / O[2]
@@ -219,6 +226,14 @@ for spec in "noalign:--seed 1" "align64:--seed 2 --align 64" "emul:"; do
 			printf "ratio --summary/perf process: %.2fx\n", P[1] / S[1]
 			if (o != "")
 				printf "ratio base --summary/perf process: %.2fx\n", P[1] / O[1]
+		}
+		if (bj != "") {
+			printf "process: base spe-decode --json        %8.1f MB/s [%7.1f]\n", b / 1e6 / BJ[1], b / 1e6 / BJ[2]
+			printf "ratio --json/base --json: %.3fx\n", BJ[1] / J[1]
+		}
+		if (bc != "" && c != "") {
+			printf "process: base spe-decode --csv         %8.1f MB/s [%7.1f]\n", b / 1e6 / BC[1], b / 1e6 / BC[2]
+			printf "ratio --csv/base --csv: %.3fx\n", BC[1] / C[1]
 		}
 		printf "json MB/s: %.1f\n", b / 1e6 / J[1]
 		if (c != "")
