@@ -10,15 +10,23 @@ The guest (tools/vm/guest/init) frames each test with
   - a test that began but never ended, or never began, as a failure;
   - "kernel log clean": fails on any oops, BUG, WARNING, panic, lockdep,
     KASAN, UBSAN, kmemleak or hung-task report in the kernel's log;
+    The guest's dump of the kernel log (between dmesg-begin and dmesg-end)
+    is read whole, timestamps or not; a guest that finished without that
+    dump, or with an empty one, fails it (nothing was checked);
   - "guest completed": fails when the guest did not reach its last line
-    (panic, hang, host timeout);
+    (panic, hang, host timeout), or when QEMU exited with a status other
+    than 0 after it (--qemu-status: an abort at power-off);
+  - "ran a test", only when no case of the boot passed (every one skipped,
+    or none ran): a failure, since such a boot proves nothing;
   - "emulated SPE rules kept", only when QEMU's strict FEAT_SPE model
     (spe-strict=on) wrote a "spe-violation: CPU<n>: <rule>: ..." line: the
     guest's driver broke a synchronization or ordering rule; a failure.
 With --expected-skips FILE, every skip must be one the runner expected:
 FILE has one entry a line, "SUITE_GLOB<TAB>CASE_GLOB<TAB>why it is
 expected", matched (fnmatch) against the suite name and the case's name
-below the suite; an unexpected skip is a failure naming its reason.
+below the suite; an unexpected skip is a failure naming its reason. A
+CASE_GLOB names cases: "*" or "PROGRAM/*" (every case of a program) is
+refused, so that a manifest cannot let the case a boot exists for skip.
 The last line is "SUITE: N passed, N failed, N skipped"; the exit status is
 1 when anything failed.
 """
@@ -99,7 +107,10 @@ def load_expected_skips(path):
             fields = ln.rstrip("\n").split("\t")
             if len(fields) < 3 or not fields[2].strip():
                 raise ValueError(f"{path}: want SUITE<TAB>CASE<TAB>WHY: {ln.strip()}")
-            entries.append((fields[0], fields[1]))
+            case = fields[1]
+            if case == "*" or case.endswith("/*"):
+                raise ValueError(f"{path}: '{case}' lets a whole program skip: name its cases")
+            entries.append((fields[0], case))
     return entries
 
 
@@ -119,7 +130,7 @@ def judge_skips(res, suite, entries):
         res.lines[i] = f"not ok {m.group(1)} - {m.group(2)} # unexpected skip: {m.group(3)}"
 
 
-def parse(log_lines, expected, suite, host_note=None, expected_skips=None):
+def parse(log_lines, expected, suite, host_note=None, expected_skips=None, qemu_status=None):
     res = Result()
     tests = {}
     order = []
@@ -127,6 +138,7 @@ def parse(log_lines, expected, suite, host_note=None, expected_skips=None):
     done = False
     booted = False
     klines = []
+    dmesg_lines = None  # lines of the guest's kernel log dump, None: no dump
     violations = []
     in_block = None  # "dmesg" / "kmemleak"
     for raw in log_lines:
@@ -152,6 +164,8 @@ def parse(log_lines, expected, suite, host_note=None, expected_skips=None):
                 cur = None
             elif kind in ("dmesg-begin", "kmemleak-begin"):
                 in_block = kind.split("-")[0]
+                if in_block == "dmesg":
+                    dmesg_lines = 0
             elif kind in ("dmesg-end", "kmemleak-end"):
                 in_block = None
             elif kind == "done":
@@ -160,10 +174,15 @@ def parse(log_lines, expected, suite, host_note=None, expected_skips=None):
         if in_block == "kmemleak":
             klines.append("[    0.000000] " + ln)
             continue
+        if in_block == "dmesg":
+            # every line of the dump is the kernel's, with a timestamp or
+            # without one (printk.time=0, no CONFIG_PRINTK_TIME)
+            if ln.strip():
+                dmesg_lines += 1
+                klines.append(ln if KLOG.match(ln) else "[    0.000000] " + ln)
+            continue
         if KLOG.match(ln):
             klines.append(ln)
-            if in_block == "dmesg":
-                continue
         if cur is not None:
             tests[cur]["out"].append(ln)
 
@@ -197,10 +216,15 @@ def parse(log_lines, expected, suite, host_note=None, expected_skips=None):
             last = next((x.strip() for x in reversed(t["out"]) if x.strip()), "")
             res.add("fail", f"{suite}/{name}", f"exit status {rc}: {last}"[:200])
 
+    real_pass = res.npass
     sp = splats_in(klines)
     if sp:
         kinds = sorted({w for w, _ in sp})
         res.add("fail", f"{suite}/kernel log clean", f"{', '.join(kinds)}: {sp[0][1]}"[:300])
+    elif done and not dmesg_lines:
+        res.add("fail", f"{suite}/kernel log clean",
+                "the guest dumped no kernel log: nothing was checked" if dmesg_lines is None
+                else "the guest's kernel log dump was empty: nothing was checked")
     else:
         res.add("pass", f"{suite}/kernel log clean")
     if violations:
@@ -211,10 +235,16 @@ def parse(log_lines, expected, suite, host_note=None, expected_skips=None):
         res.add("fail", f"{suite}/guest completed", why)
     elif not done:
         res.add("fail", f"{suite}/guest completed", host_note or "the guest stopped before its last line")
+    elif qemu_status:
+        res.add("fail", f"{suite}/guest completed",
+                f"QEMU exited with status {qemu_status} after the guest's last line")
     else:
         res.add("pass", f"{suite}/guest completed")
     if expected_skips is not None:
         judge_skips(res, suite, expected_skips)
+    if not real_pass:
+        res.add("fail", f"{suite}/ran a test",
+                f"no case passed ({res.nskip} skipped): this boot proved nothing")
     return res, sp
 
 
@@ -236,6 +266,7 @@ def main():
     ap.add_argument("--list", help="the guest's test list: every test in it must report")
     ap.add_argument("--host-note", help="why the host stopped the guest, if it did")
     ap.add_argument("--expected-skips", help="the skip manifest: any other skip fails")
+    ap.add_argument("--qemu-status", type=int, help="QEMU's exit status (0: a clean exit)")
     a = ap.parse_args()
     skips = load_expected_skips(a.expected_skips) if a.expected_skips else None
     expected = None
@@ -246,7 +277,7 @@ def main():
                 if ln.strip() and not ln.startswith("#"):
                     expected.append(ln.split("\t", 1)[0])
     with open(a.log, errors="replace") as f:
-        res, sp = parse(f, expected, a.suite, a.host_note, skips)
+        res, sp = parse(f, expected, a.suite, a.host_note, skips, a.qemu_status)
     for w, ln in sp[:20]:
         print(f"# kernel {w}: {ln}")
     print("TAP version 13")

@@ -26,9 +26,11 @@
 #   (ppi-partitions.py); DT boots only.
 # On a hang the vCPUs' registers are saved to LOG.regs before QEMU is
 # stopped (through the HMP monitor socket).
-# The guest's own result lines decide, never QEMU's exit status: a panic, a
-# hang past --timeout, a missing result line or any splat in the kernel log
-# is a failure (parse_log.py). Exit status 1 on any failure.
+# The guest's own result lines decide: a panic, a hang past --timeout, a
+# missing result line, any splat in the kernel log (printk.time=1 is forced,
+# and the guest's dump of the log is read whole) or no case passing is a
+# failure, and so is QEMU's non-zero exit status even after the guest's
+# last line (parse_log.py). Exit status 1 on any failure.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -144,7 +146,7 @@ set +e
 "$qemu" -M virt,gic-version=3${machine:+,$machine} -cpu "$cpu" -smp "$smp" -m "$mem" \
 	-nographic -nic none -no-reboot -monitor "unix:$mon,server=on,wait=off" -serial stdio "${fw[@]}" \
 	"${boot[@]}" \
-	-append "console=ttyAMA0 panic=-1 loglevel=4 $append" \
+	-append "console=ttyAMA0 panic=-1 loglevel=4 printk.time=1 $append" \
 	</dev/null >"$log" 2>&1 &
 qpid=$!
 (
@@ -174,7 +176,7 @@ if [ -e "$work/timed-out" ]; then
 elif [ "$qrc" -ne 0 ]; then
 	note="QEMU exited with status $qrc"
 fi
-args=(--suite "$suite" --list "$list")
+args=(--suite "$suite" --list "$list" --qemu-status "$qrc")
 [ -n "$note" ] && args+=(--host-note "$note")
 [ -n "$skips" ] && args+=(--expected-skips "$skips")
 python3 "$here/parse_log.py" "$log" "${args[@]}"

@@ -16,6 +16,9 @@ def log(*lines):
 
 BOOT = "@@SPE@@ boot 6.12 cpus=2"
 DONE = "@@SPE@@ done"
+# what the guest prints last: its kernel log, then "done"
+DMESG = ["@@SPE@@ dmesg-begin", "[    0.000000] Booting Linux on physical CPU 0x0", "@@SPE@@ dmesg-end"]
+END = DMESG + [DONE]
 
 
 def statuses(res):
@@ -35,26 +38,26 @@ class ParseLog(unittest.TestCase):
 
     def test_clean_run_passes(self):
         res, st = self.run_parse([BOOT, "@@SPE@@ begin a", "hello", "@@SPE@@ end a rc=0",
-                                  "@@SPE@@ begin b", "@@SPE@@ end b rc=0", DONE], ["a", "b"])
+                                  "@@SPE@@ begin b", "@@SPE@@ end b rc=0", *END], ["a", "b"])
         self.assertEqual(res.nfail, 0)
         self.assertEqual(res.npass, 4)
         self.assertEqual(st["s/a"], "pass")
 
     def test_nonzero_exit_fails(self):
-        res, st = self.run_parse([BOOT, "@@SPE@@ begin a", "FAIL: x", "@@SPE@@ end a rc=1", DONE])
+        res, st = self.run_parse([BOOT, "@@SPE@@ begin a", "FAIL: x", "@@SPE@@ end a rc=1", *END])
         self.assertEqual(st["s/a"], "fail")
         self.assertIn("FAIL: x", res.lines[0])
 
     def test_skip_and_timeout(self):
         _, st = self.run_parse([BOOT, "@@SPE@@ begin a", "SKIP: no spe", "@@SPE@@ end a rc=4",
-                                "@@SPE@@ begin b", "@@SPE@@ end b rc=124", DONE])
+                                "@@SPE@@ begin b", "@@SPE@@ end b rc=124", *END])
         self.assertEqual(st["s/a"], "skip")
         self.assertEqual(st["s/b"], "fail")
 
     def test_unexpected_skip_fails(self):
         lines = [BOOT, "@@SPE@@ begin a", "TAP version 13", "ok 1 c.one # SKIP FnE implemented",
                  "ok 2 c.two # SKIP no tracefs", "ok 3 c.three", "@@SPE@@ end a rc=0",
-                 "@@SPE@@ begin b", "no spe here", "@@SPE@@ end b rc=4", DONE]
+                 "@@SPE@@ begin b", "no spe here", "@@SPE@@ end b rc=4", *END]
         manifest = [("s", "a/c.one"), ("x*", "b")]
         res, _ = parse_log.parse(log(*lines), None, "s", expected_skips=manifest)
         st = statuses(res)
@@ -70,16 +73,73 @@ class ParseLog(unittest.TestCase):
     def test_skip_manifest_needs_a_reason(self):
         import tempfile
         with tempfile.NamedTemporaryFile("w", suffix=".skips", delete=False) as f:
-            f.write("# comment\ns\ta/*\tfeature absent\ns\tb\t\n")
+            f.write("# comment\ns\ta/c.*\tfeature absent\ns\tb\t\n")
         try:
             with self.assertRaises(ValueError):
                 parse_log.load_expected_skips(f.name)
         finally:
             os.unlink(f.name)
 
+    def test_whole_program_glob_refused(self):
+        import tempfile
+        for case, ok in (("pcsr_test/*", False), ("*", False), ("a/c.*", True),
+                         ("kselftest/*: module_nospe.sh", True), ("b", True)):
+            with self.subTest(case=case):
+                with tempfile.NamedTemporaryFile("w", suffix=".skips", delete=False) as f:
+                    f.write(f"s\t{case}\tfeature absent\n")
+                try:
+                    if ok:
+                        self.assertEqual(parse_log.load_expected_skips(f.name), [("s", case)])
+                    else:
+                        with self.assertRaises(ValueError):
+                            parse_log.load_expected_skips(f.name)
+                finally:
+                    os.unlink(f.name)
+
+    def test_every_case_skipped_fails(self):
+        lines = [BOOT, "@@SPE@@ begin a", "TAP version 13", "ok 1 c.one # SKIP no spe",
+                 "@@SPE@@ end a rc=0", "@@SPE@@ begin b", "@@SPE@@ end b rc=4", *END]
+        for manifest in (None, [("s", "a/c.one"), ("s", "b")]):
+            with self.subTest(manifest=manifest):
+                res, _ = parse_log.parse(log(*lines), None, "s", expected_skips=manifest)
+                st = statuses(res)
+                self.assertEqual(st["s/ran a test"], "fail")
+                self.assertEqual(st["s/guest completed"], "pass")
+        # one case passing is enough
+        _, st = self.run_parse([BOOT, "@@SPE@@ begin a", "@@SPE@@ end a rc=4",
+                                "@@SPE@@ begin b", "@@SPE@@ end b rc=0", *END])
+        self.assertNotIn("s/ran a test", st)
+
+    def test_qemu_status_after_the_last_line_fails(self):
+        lines = log(BOOT, "@@SPE@@ begin a", "@@SPE@@ end a rc=0", *END)
+        for status, want in ((0, "pass"), (None, "pass"), (134, "fail")):
+            with self.subTest(status=status):
+                res, _ = parse_log.parse(lines, ["a"], "s", qemu_status=status)
+                self.assertEqual(statuses(res)["s/guest completed"], want)
+        res, _ = parse_log.parse(lines, ["a"], "s", qemu_status=134)
+        self.assertIn("QEMU exited with status 134", res.lines[-1])
+
+    def test_kernel_log_without_timestamps_is_read(self):
+        _, st = self.run_parse([BOOT, "@@SPE@@ begin a", "@@SPE@@ end a rc=0",
+                                "@@SPE@@ dmesg-begin", "Booting Linux on physical CPU 0x0",
+                                "Internal error: Oops: 0000000096000006 [#1] SMP",
+                                "@@SPE@@ dmesg-end", DONE])
+        self.assertEqual(st["s/kernel log clean"], "fail")
+        _, st = self.run_parse([BOOT, "@@SPE@@ begin a", "@@SPE@@ end a rc=0",
+                                "@@SPE@@ dmesg-begin", "Booting Linux on physical CPU 0x0",
+                                "@@SPE@@ dmesg-end", DONE])
+        self.assertEqual(st["s/kernel log clean"], "pass")
+
+    def test_no_kernel_log_dump_fails(self):
+        for dump in ([], ["@@SPE@@ dmesg-begin", "@@SPE@@ dmesg-end"]):
+            with self.subTest(dump=dump):
+                res, st = self.run_parse([BOOT, "@@SPE@@ begin a", "@@SPE@@ end a rc=0", *dump, DONE])
+                self.assertEqual(st["s/kernel log clean"], "fail")
+                self.assertIn("nothing was checked", " ".join(res.lines))
+
     def splat(self, text):
         _, st = self.run_parse([BOOT, "@@SPE@@ begin a", f"[   12.345678] {text}",
-                                "@@SPE@@ end a rc=0", DONE])
+                                "@@SPE@@ end a rc=0", *END])
         return st["s/kernel log clean"]
 
     def test_each_splat_fails(self):
@@ -109,19 +169,19 @@ class ParseLog(unittest.TestCase):
 
     def test_userspace_warning_is_not_a_splat(self):
         _, st = self.run_parse([BOOT, "@@SPE@@ begin a", "WARNING: user text",
-                                "@@SPE@@ end a rc=0", DONE])
+                                "@@SPE@@ end a rc=0", *END])
         self.assertEqual(st["s/kernel log clean"], "pass")
 
     def test_kmemleak_report_fails(self):
         _, st = self.run_parse([BOOT, DONE.replace("done", "kmemleak-begin"),
                                 "unreferenced object 0xffff000012345678 (size 64):",
-                                "@@SPE@@ kmemleak-end", DONE])
+                                "@@SPE@@ kmemleak-end", *END])
         self.assertEqual(st["s/kernel log clean"], "fail")
 
     def test_splat_in_dmesg_dump_fails(self):
         _, st = self.run_parse([BOOT, "@@SPE@@ dmesg-begin",
                                 "[    1.000000] WARNING: CPU: 1 PID: 0 at x.c:1 y",
-                                "@@SPE@@ dmesg-end", DONE])
+                                "@@SPE@@ dmesg-end", DONE])  # its own dump
         self.assertEqual(st["s/kernel log clean"], "fail")
 
     def test_missing_end_and_not_run(self):
@@ -138,32 +198,32 @@ class ParseLog(unittest.TestCase):
 
     def test_host_note_is_reported(self):
         res, _ = parse_log.parse(log(BOOT, "@@SPE@@ begin a"), ["a"], "s", "the host stopped it")
-        self.assertIn("the host stopped it", res.lines[-1])
+        self.assertIn("the host stopped it", next(x for x in res.lines if "guest completed" in x))
 
     def test_nested_tap_counts_each_case(self):
         res, st = self.run_parse([BOOT, "@@SPE@@ begin k", "TAP version 13", "1..3",
                                   "ok 1 global.one", "not ok 2 global.two",
                                   "ok 3 global.three # SKIP needs root",
-                                  "# Totals: pass:1 fail:1", "@@SPE@@ end k rc=1", DONE])
+                                  "# Totals: pass:1 fail:1", "@@SPE@@ end k rc=1", *END])
         self.assertEqual(st["s/k/global.one"], "pass")
         self.assertEqual(st["s/k/global.two"], "fail")
         self.assertEqual(st["s/k/global.three"], "skip")
         self.assertEqual(res.npass, 3)  # one + kernel log + completed
 
     def test_nested_tap_all_ok_but_exit_failed(self):
-        _, st = self.run_parse([BOOT, "@@SPE@@ begin k", "ok 1 one", "@@SPE@@ end k rc=1", DONE])
+        _, st = self.run_parse([BOOT, "@@SPE@@ begin k", "ok 1 one", "@@SPE@@ end k rc=1", *END])
         self.assertEqual(st["s/k"], "fail")
 
     def test_spe_violation_fails(self):
         res, st = self.run_parse([BOOT, "@@SPE@@ begin a", "@@SPE@@ end a rc=0",
                                   "qemu-system-aarch64: spe-violation: CPU1: 000 3.6.1: "
-                                  "PMBLIMITR_EL1 written while profiling is enabled", DONE], ["a"])
+                                  "PMBLIMITR_EL1 written while profiling is enabled", *END], ["a"])
         self.assertEqual(st["s/a"], "pass")
         self.assertEqual(st["s/emulated SPE rules kept"], "fail")
         self.assertTrue(any("CPU1: 000 3.6.1" in ln for ln in res.lines))
 
     def test_crlf_console(self):
-        _, st = self.run_parse([BOOT + "\r", "@@SPE@@ begin a\r", "@@SPE@@ end a rc=0\r", DONE + "\r"])
+        _, st = self.run_parse([BOOT + "\r", "@@SPE@@ begin a\r", "@@SPE@@ end a rc=0\r"] + [x + "\r" for x in END])
         self.assertEqual(st["s/a"], "pass")
         self.assertEqual(st["s/guest completed"], "pass")
 
