@@ -32,11 +32,30 @@ trap 'rm -rf "$work"' EXIT
 
 tap_begin conformance
 
+# The skip manifest (skips.tsv): BASE_GLOB<TAB>CASE_GLOB<TAB>why, matched
+# against the QEMU base (MAJOR.MINOR of its version) and the case's name.
+# A skip it does not list is a failure: a case that should run here and
+# does not is caught, not counted as a skip.
+base=$("$qemu" --version | sed -n 's/^QEMU emulator version \([0-9]*\.[0-9]*\).*/\1/p')
+[ -n "$base" ] || spe_die "cannot read the QEMU version of $qemu"
+skip_expected() { # CASE: 0 if the manifest lists it for this base
+	local b c
+	while IFS=$'\t' read -r b c _; do
+		case $b in '' | '#'*) continue ;; esac
+		# shellcheck disable=SC2053 # the fields are globs
+		[[ $base == $b && $1 == $c ]] && return 0
+	done <"$here/skips.tsv"
+	return 1
+}
+
 # program_result <name prefix> <line>: a program's "RESULT <name> <status>
 # [detail]" line as TAP
 program_result() {
 	local name status detail
 	read -r _ name status detail <<<"$2"
+	if [ "${status,,}" = skip ] && ! skip_expected "$1$name"; then
+		status=FAIL detail="unexpected skip on QEMU $base (skips.tsv): $detail"
+	fi
 	tap_case "$status" "$1$name" "$detail"
 }
 
