@@ -22,6 +22,12 @@ SUITE_SUMMARY=()
 t_total=$(date +%s)
 
 want() { [ -z "${CHECK_ONLY:-}" ] || [[ " $CHECK_ONLY " == *" $1 "* ]]; }
+# A CHECK_ONLY word that names no stage is an error, not a run of nothing.
+CHECK_STAGES="deps host build qemu vm debug harness qemu-next"
+for w in ${CHECK_ONLY:-}; do
+	[[ " $CHECK_STAGES " == *" $w "* ]] ||
+		spe_die "CHECK_ONLY: no stage '$w' (the stages: $CHECK_STAGES)"
+done
 
 # run_suite NAME [--as LINE_NAME] CMD...: judge one suite (tools/lib/suite.sh).
 run_suite() {
@@ -50,9 +56,7 @@ stages_host() {
 	run_suite shellcheck tools/lint-shell.sh
 	run_suite harness-parser python3 tools/vm/test_parse_log.py
 	run_suite btf-extract python3 selftests/arm_spe/test_btf_from_image.py
-	if [ -f tools/decoder/Makefile ]; then
-		run_suite decoder make -s -C tools/decoder check
-	fi
+	run_suite decoder make -s -C tools/decoder check
 	run_suite qemu-source tools/qemu/test_source.sh
 	run_suite classify tools/qemu/classify/run.sh
 	run_suite classify-qemu10.2 --as classify tools/qemu/classify/run.sh --base 10.2
@@ -64,7 +68,7 @@ stages_build() {
 }
 
 stages_conformance() {
-	if want qemu && [ -n "$qemu_spe" ] && [ -x tools/qemu/conformance/run.sh ]; then
+	if want qemu && [ -n "$qemu_spe" ]; then
 		run_suite conformance tools/qemu/conformance/run.sh "$qemu_spe"
 	fi
 	# QEMU's own aarch64 system tests, the series' spe.c among them
@@ -219,15 +223,13 @@ fi
 
 qemu_spe=""
 if want qemu || want vm || want debug; then
-	if [ -x tools/qemu/build.sh ]; then
-		start=$(date +%s)
-		if qemu_spe=$(tools/qemu/build.sh 2> >(tee build/logs/qemu-build.log >&2) | tail -n1) &&
-			[ -x "$qemu_spe" ]; then
-			echo "=== qemu: $qemu_spe ($(($(date +%s) - start))s)"
-		else
-			qemu_spe=""
-			suite_error qemu-build "tools/qemu/build.sh failed (build/logs/qemu-build.log)"
-		fi
+	start=$(date +%s)
+	if qemu_spe=$(tools/qemu/build.sh 2> >(tee build/logs/qemu-build.log >&2) | tail -n1) &&
+		[ -x "$qemu_spe" ]; then
+		echo "=== qemu: $qemu_spe ($(($(date +%s) - start))s)"
+	else
+		qemu_spe=""
+		suite_error qemu-build "tools/qemu/build.sh failed (build/logs/qemu-build.log)"
 	fi
 fi
 

@@ -86,6 +86,33 @@ if (export CROSS_COMPILE=x- MAKEFLAGS=s CFLAGS=-O0; suite_hermetic
 else
 	tap_not_ok "suite_hermetic leaves the caller's build variables"
 fi
+# A name that matches nothing is an error: a CHECK_ONLY word naming no
+# stage stops make check before it runs anything; a boot asked of a
+# multi-boot runner that has none by that name is a failure of the runner.
+if out=$(CHECK_ONLY="host hots" "$top/tools/check.sh" 2>&1); then
+	tap_not_ok "CHECK_ONLY with a misspelt stage ran: $(tail -n1 <<<"$out")"
+elif grep -q "no stage 'hots'" <<<"$out" && ! grep -q '^=== ' <<<"$out"; then
+	tap_ok "CHECK_ONLY naming no stage stops make check before any stage"
+else
+	tap_not_ok "CHECK_ONLY 'hots': $(tail -n2 <<<"$out" | tr '\n' ' ')"
+fi
+boots=$(
+	# shellcheck source=vm/suite-lib.sh
+	. "$top/tools/vm/suite-lib.sh"
+	tot_f=0
+	vm_suite_ran default
+	vm_suite_ran v1
+	vm_suite_unknown_boots demo " default deafult v1 "
+	all=$tot_f tot_f=0
+	vm_suite_unknown_boots demo "  "
+	echo "tot_f=$all,$tot_f"
+)
+if [ "$boots" = "not ok - demo: no boot named 'deafult'
+tot_f=1,0" ]; then
+	tap_ok "a boot name no boot answers is one failure; no name asked, none"
+else
+	tap_not_ok "unknown boot: '$boots'"
+fi
 # tap.sh: the output of a runner that uses it, whole (numbering, the SKIP
 # and diagnostic forms, the plan, the summary), its exit status, and the
 # verdict suite.sh gives it.

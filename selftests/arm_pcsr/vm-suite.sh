@@ -46,6 +46,7 @@ boot() {
 	local name=$1 machine=$2 niden=$3 t
 	shift 3
 	case $want in "  ") ;; *" $name "*) ;; *) return 0 ;; esac
+	vm_suite_ran "$name"
 	local dir=$out/$name
 	rm -rf "$dir" && mkdir -p "$dir"
 	echo "export PCSR_EXP_NIDEN=$niden" >"$dir/env"
@@ -86,5 +87,6 @@ boot vhe pcsr=on,virtualization=on 1 load test unload
 boot nodebug pcsr=on,pcsr-niden=off 0 load test unload
 boot noframe "" 1 noframe
 
+vm_suite_unknown_boots pcsr "$want"
 echo "pcsr: $tot_p passed, $tot_f failed, $tot_s skipped"
 [ "$tot_f" -eq 0 ]

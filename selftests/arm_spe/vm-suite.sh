@@ -233,6 +233,7 @@ boot() {
 	shift 2
 	# named=1 before "boot": only when named on the command line.
 	case $want in "  ") [ -z "${named:-}" ] || return 0 ;; *" $name "*) ;; *) return 0 ;; esac
+	vm_suite_ran "$name"
 	# Emulator defaults (tools/qemu/README.md), then the properties set.
 	local version=5 interval=256 maxsize=64 countsize=12 align=64 fe=1 ft=1 fl=1
 	local fne=1 fds=0 eft=0 fpf=0 crr=0 pbt=0 sme=0 archinst=1 ernd=0 lds=0 fault=none strict=1 kv k v kernel_el=1
@@ -463,5 +464,6 @@ boot fault-ea "spe-fault=ea:40" load fault unload
 # pmu->stop is the first to see the fatal syndrome.
 boot fault-stop "spe-fault=s1:1" load fault-stop unload
 
+vm_suite_unknown_boots selftests "$want"
 echo "selftests: $tot_p passed, $tot_f failed, $tot_s skipped"
 [ "$tot_f" -eq 0 ]

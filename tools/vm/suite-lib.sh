@@ -23,3 +23,18 @@ vm_suite_boot() {
 	read -r p f s < <(sed -E 's/^[^:]+: ([0-9]+) passed, ([0-9]+) failed, ([0-9]+) skipped.*/\1 \2 \3/' <<<"$line")
 	tot_p=$((tot_p + p)) tot_f=$((tot_f + f)) tot_s=$((tot_s + s))
 }
+
+# vm_suite_ran NAME: note that the boot NAME ran (or was tried).
+# vm_suite_unknown_boots SUITE WANT: every name in WANT (the boots asked for
+# on the command line) that no boot answered is one failure: a misspelt
+# boot is an error, not a run of nothing.
+VM_SUITE_RAN=" "
+vm_suite_ran() { VM_SUITE_RAN+="$1 "; }
+vm_suite_unknown_boots() {
+	local suite=$1 w
+	for w in $2; do
+		case $VM_SUITE_RAN in *" $w "*) continue ;; esac
+		echo "not ok - $suite: no boot named '$w'"
+		tot_f=$((tot_f + 1))
+	done
+}
