@@ -20,12 +20,14 @@
 /* The in-tree driver this module replaces and must not run beside. */
 #define SPE_INTREE_DRVNAME	"arm_spe_pmu"
 
-/* Hardware features, discovered at probe time (PMSIDR/PMBIDR/PMSVer). */
+/*
+ * Hardware features the driver acts on or shows in caps/, discovered at
+ * probe time (PMSIDR/PMBIDR/PMSVer). PMSIDR.LDS changes neither.
+ */
 #define SPE_FEAT_FILT_EVT	BIT(0)	/* PMSIDR.FE */
 #define SPE_FEAT_FILT_TYP	BIT(1)	/* PMSIDR.FT */
 #define SPE_FEAT_FILT_LAT	BIT(2)	/* PMSIDR.FL */
 #define SPE_FEAT_ARCH_INST	BIT(3)	/* PMSIDR.ArchInst */
-#define SPE_FEAT_LDS		BIT(4)	/* PMSIDR.LDS */
 #define SPE_FEAT_ERND		BIT(5)	/* PMSIDR.ERnd */
 #define SPE_FEAT_INV_FILT_EVT	BIT(6)	/* PMSIDR.FnE (FEAT_SPEv1p2) */
 #define SPE_FEAT_FDS		BIT(7)	/* PMSIDR.FDS (FEAT_SPE_FDS) */

@@ -92,12 +92,6 @@ static inline void spe_pmu_set_parent(struct pmu *pmu, struct device *dev)
  * against (sysctl_perf_event_paranoid, security_perf_event_open), so the
  * check falls back to CAP_PERFMON alone, as the in-tree driver did then.
  */
-#if defined(SPE_HAVE_PERF_ALLOW_KERNEL_VOID) || defined(SPE_HAVE_PERF_ALLOW_KERNEL_ATTR)
-#define SPE_PARANOID_KERNEL	1
-#else
-#define SPE_PARANOID_KERNEL	0
-#endif
-
 static inline int spe_perf_allow_kernel(struct perf_event *event)
 {
 #if defined(SPE_HAVE_PERF_ALLOW_KERNEL_VOID)

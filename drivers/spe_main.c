@@ -111,8 +111,6 @@ static void spe_probe_cpu(void *info)
 		spe->features |= SPE_FEAT_FILT_LAT;
 	if (SPE_FIELD_GET(SPE_PMSIDR_ARCHINST, reg))
 		spe->features |= SPE_FEAT_ARCH_INST;
-	if (SPE_FIELD_GET(SPE_PMSIDR_LDS, reg))
-		spe->features |= SPE_FEAT_LDS;
 	if (SPE_FIELD_GET(SPE_PMSIDR_ERND, reg))
 		spe->features |= SPE_FEAT_ERND;
 	if (spe->pmsver >= SPE_PMSVER_V1P2 && SPE_FIELD_GET(SPE_PMSIDR_FNE, reg))
