@@ -273,6 +273,29 @@ static void t_addr_data_pa(void)
 	CHECK_EQ(SPE_ADDR_ADDR(p.payload), 0x8012f000ull);
 }
 
+static void t_addr_data_pa_pat_high(void)
+{
+	/* 0xB3 data PA; byte 7 = NS(0) CH(0) 0 NSE(1) PAT=0b1010 -> 0x1A */
+	static const uint8_t v[] = { 0xb3, 0x00, 0x10, 0x00, 0x40, 0x00, 0x00, 0x00, 0x1a };
+	struct spe_packet p;
+
+	CHECK_EQ(pkt1(v, sizeof(v), &p), 9);
+	CHECK_EQ(SPE_ADDR_NS(p.payload), 0);
+	CHECK_EQ(SPE_ADDR_CH(p.payload), 0);
+	CHECK_EQ(SPE_ADDR_NSE(p.payload), 1);
+	CHECK_EQ(SPE_ADDR_PAT(p.payload), 10);
+	CHECK_EQ(SPE_ADDR_ADDR(p.payload), 0x40001000ull);
+}
+
+/* D18.2.1: a VA is ADDR[55:0] sign-extended from bit 55, not from bit 54 */
+static void t_addr_va_sign_bit(void)
+{
+	CHECK_EQ(spe_addr_va_sext(0x0080000000001000ull), 0xff80000000001000ull);
+	CHECK_EQ(spe_addr_va_sext(0x0040000000001000ull), 0x0040000000001000ull);
+	/* byte 7 (EL, NS, TAG...) never leaks into the address */
+	CHECK_EQ(spe_addr_va_sext(0xe040000000001000ull), 0x0040000000001000ull);
+}
+
 static void t_addr_ext_pbt(void)
 {
 	/*
@@ -468,16 +491,42 @@ static void t_events_sizes(void)
 
 static void t_event_names(void)
 {
+	/* Every named bit, by number, with its meaning in D18.2.6 (file 002) */
+	static const char *const want[64] = {
+		[0] = "exception",		/* generated exception */
+		[1] = "retired",		/* architecturally retired */
+		[2] = "l1d-access",		/* level 1 data cache access */
+		[3] = "l1d-refill",		/* level 1 data cache refill or miss */
+		[4] = "tlb-access",		/* TLB access */
+		[5] = "tlb-walk",		/* TLB walk */
+		[6] = "not-taken",		/* not taken */
+		[7] = "mispredicted",		/* mispredicted */
+		[8] = "llc-access",		/* last level cache access */
+		[9] = "llc-miss",		/* last level cache miss */
+		[10] = "remote-access",		/* access to another socket */
+		[11] = "misaligned",		/* misalignment */
+		[16] = "transactional",		/* transactional */
+		[17] = "partial-pred",		/* partial or empty predicate */
+		[18] = "empty-pred",		/* empty predicate */
+		[19] = "l2d-access",		/* level 2 data cache access */
+		[20] = "l2d-miss",		/* level 2 data cache miss */
+		[21] = "cache-data-modified",	/* cache data modified */
+		[22] = "recently-fetched",	/* recently fetched */
+		[23] = "data-snooped",		/* data snooped */
+		[24] = "streaming-sve",		/* Streaming SVE mode */
+		[25] = "smcu",			/* SMCU or external coprocessor operation */
+	};
+	unsigned int b;
+
 	CHECK(!strcmp(spe_event_name(SPE_EV_RETIRED), "retired"));
-	CHECK(!strcmp(spe_event_name(3), "l1d-refill"));
-	CHECK(!strcmp(spe_event_name(7), "mispredicted"));
-	CHECK(!strcmp(spe_event_name(17), "partial-pred"));
-	CHECK(!strcmp(spe_event_name(18), "empty-pred"));
-	CHECK(!strcmp(spe_event_name(21), "cache-data-modified"));
-	CHECK(!strcmp(spe_event_name(25), "smcu"));
-	CHECK(spe_event_name(12) == NULL);
-	CHECK(spe_event_name(30) == NULL);
-	CHECK(spe_event_name(63) == NULL);
+	for (b = 0; b < 64; b++) {
+		const char *n = spe_event_name(b);
+
+		if (!want[b])
+			CHECK(n == NULL);	/* IMPLEMENTATION DEFINED or RAZ */
+		else
+			CHECK(n && !strcmp(n, want[b]));
+	}
 }
 
 /* SPE_NAME_MAX bounds every name function over its whole argument range */
@@ -497,6 +546,26 @@ static void t_name_lengths(void)
 		CHECK(!n || strlen(n) <= SPE_NAME_MAX);
 	}
 	CHECK(strlen(spe_event_name(21)) == 19);	/* the longest today */
+}
+
+/*
+ * A kind of packet twice in a record through the slow path (16-bit
+ * headers): the last one's value, and DUP, as for the short headers.
+ */
+static void t_dup_extended_headers(void)
+{
+	/* Table D18-2: 0x20 0xB0 is the PC (INDEX 0) with an extended header */
+	static const uint8_t v[] = {
+		0x20, 0xb0, 0x11, 0x11, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+		0x20, 0xb0, 0x22, 0x22, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+		0x01,
+	};
+	struct spe_record r;
+
+	CHECK_EQ(rec1(v, sizeof(v), &r, 0), 1);
+	CHECK(r.present & SPE_REC_PC);
+	CHECK(r.present & SPE_REC_DUP);
+	CHECK_EQ(r.addr[SPE_ADDR_IDX_PC], 0x2222ull);
 }
 
 static void t_events_record_last_wins(void)
@@ -901,6 +970,29 @@ static void t_bad_header_resync(void)
 	CHECK_EQ(d.stats.records, 2);
 }
 
+/* After an error, decoding resumes right after a Timestamp that ends a record */
+static void t_resync_after_timestamp(void)
+{
+	static const uint8_t v[] = {
+		0x42, 0x02, 0x01,				/* record 1 */
+		0x42, 0x02, 0x20, 0x3f,				/* record 2: reserved header */
+		0x71, 0x10, 0x32, 0x54, 0x76, 0x98, 0xba, 0xdc, 0x0e,	/* its Timestamp */
+		0x98, 0x07, 0x00, 0x01,				/* record 3 */
+	};
+	struct spe_decoder d;
+	struct spe_record r;
+
+	spe_decoder_init(&d, v, sizeof(v), 0);
+	CHECK_EQ(spe_decoder_next(&d, &r), 1);
+	CHECK_EQ(spe_decoder_next(&d, &r), -SPE_E_BAD_HEADER);
+	CHECK_EQ(d.err.offset, 5);
+	CHECK_EQ(d.err.resume, 16);
+	CHECK_EQ(spe_decoder_next(&d, &r), 1);
+	CHECK_EQ(r.offset, 16);
+	CHECK_EQ(r.counter[0], 7);
+	CHECK_EQ(spe_decoder_next(&d, &r), 0);
+}
+
 static void t_record_too_long(void)
 {
 	static uint8_t v[3000 + 3];
@@ -1242,14 +1334,14 @@ static const struct tcase cases[] = {
 	T(t_padding_end), T(t_timestamp), T(t_header_sizes),
 	T(t_table_d18_1_exhaustive), T(t_table_d18_2_exhaustive),
 	T(t_addr_pc_short), T(t_addr_br_realm), T(t_addr_data_va_tag), T(t_addr_data_pa),
-	T(t_addr_ext_pbt), T(t_addr_ext_impdef), T(t_addr_reserved_index),
+	T(t_addr_data_pa_pat_high), T(t_addr_va_sign_bit), T(t_addr_ext_pbt), T(t_addr_ext_impdef), T(t_addr_reserved_index),
 	T(t_context), T(t_counters), T(t_data_source),
-	T(t_events_sizes), T(t_event_names), T(t_name_lengths), T(t_events_record_last_wins),
+	T(t_events_sizes), T(t_event_names), T(t_name_lengths), T(t_dup_extended_headers), T(t_events_record_last_wins),
 	T(t_op_header), T(t_op_other), T(t_op_ldst), T(t_op_branch), T(t_op_reserved_consistent),
 	T(t_record_load), T(t_record_stream),
 	T(t_unknown_packets), T(t_alignment_cmd),
 	T(t_truncation_every_prefix), T(t_truncated_packets), T(t_bad_header_resync),
-	T(t_record_too_long), T(t_resync_bounded_work), T(t_garbage_no_crash), T(t_errors_strings),
+	T(t_resync_after_timestamp), T(t_record_too_long), T(t_resync_bounded_work), T(t_garbage_no_crash), T(t_errors_strings),
 	T(t_packet_iterator), T(t_describe),
 	T(t_encoder_matches_hand_vector), T(t_encoder_ext_and_errors),
 	T(t_round_trip_random), T(t_round_trip_extra), T(t_round_trip_ext_headers),
