@@ -3,8 +3,9 @@
 #
 # The decoder's mutants (make mutants, area "decoder"): each removes one
 # bound of spe-decode's output and input paths (the mistakes behind the
-# JSON buffer overflow and their kind) or breaks a field, and must fail a
-# decoder test. Each is applied with sed to a copy of tools/decoder and
+# JSON buffer overflow and their kind) or breaks the reading of a packet,
+# and must fail a decoder test. A control run first: the unmutated tree
+# must pass every test the mutants use. Each is applied with sed to a copy of tools/decoder and
 # include/, the test it names is built (ASan, UBSan and -DOB_CHECK, as
 # tests/check.sh builds its sanitizer run; "perfdata" the plain CLI) and
 # run. Prints, per mutant:
@@ -50,6 +51,25 @@ m pd-sample-id-short $pd unit:pdbounds 's/if (end >= rec + 8)$/if (end >= rec)/'
 m report-opens-any-file tools/decoder/symbols.c perfdata \
 	's/O_RDONLY | O_NONBLOCK | O_NOCTTY/O_RDONLY/;s/ || !S_ISREG(st.st_mode)//'
 
+# The decoder's reading of the packets (D18.2), against its unit tests'
+# hand-written vectors: a field taken from the wrong bits, a wrong size,
+# a resynchronization that skips a record, a flag not set.
+pkt=include/arm_spe/spe_packet.h dec=tools/decoder/spe_decoder.c desc=tools/decoder/spe_describe.c
+m addr-el-bits $pkt unit:unit 's/^#define SPE_ADDR_EL_SHIFT\t\t61$/#define SPE_ADDR_EL_SHIFT\t\t60/'
+m addr-tag-bits $pkt unit:unit 's/^#define SPE_ADDR_TAG_SHIFT\t\t56$/#define SPE_ADDR_TAG_SHIFT\t\t55/'
+m addr-pat-width $pkt unit:unit 's/>> SPE_ADDR_PAT_SHIFT) \& 0xfu)/>> SPE_ADDR_PAT_SHIFT) \& 0x7u)/'
+m va-sign-bit $pkt unit:unit 's/(a \& (1ull << 55))/(a \& (1ull << 54))/'
+m payload-size $pkt unit:unit 's/(1u << SPE_HDR_SZ(b)))/(1u << (SPE_HDR_SZ(b) \& 1u)))/'
+m counter-saturation-12 $pkt unit:unit \
+	's/(SPE_CNT_VALUE(p, bits) == ((bits) == 12 ? 0x0fffu : 0xffffu))/(SPE_CNT_VALUE(p, bits) == ((bits) == 12 ? 0xffffu : 0xffffu))/'
+m branch-cond-bit $pkt unit:unit 's/^#define SPE_OP_BR_COND\t\t\t0x01u/#define SPE_OP_BR_COND\t\t\t0x02u/'
+m event-name-swapped $desc unit:unit 's/\[SPE_EV_L1D_ACCESS\] = "l1d-access"/[SPE_EV_L1D_ACCESS] = "l1d-refill"/'
+m resync-after-end-late $dec unit:unit 's/return (size_t)(q + 1 - buf);/return (size_t)(q + 2 - buf);/'
+m resync-after-timestamp-late $dec unit:unit 's/return (size_t)(q + 9 - buf);/return (size_t)(q + 10 - buf);/'
+m extra-offset-off-by-one $dec unit:unit \
+	's/x->rel_offset = (uint32_t)(off - rec->offset);/x->rel_offset = (uint32_t)(off - rec->offset + 1);/'
+m duplicate-not-flagged $dec unit:unit 's/(rec)->present |= SPE_REC_DUP;/(void)(rec);/'
+
 names=("$@")
 selected() {
 	local n
@@ -59,6 +79,40 @@ selected() {
 }
 
 command -v clang >/dev/null || { echo "decoder mutants: clang is needed (make check installs it)"; exit 2; }
+
+# run_test TEST DEC OUT LOG: build what TEST needs from the decoder tree
+# DEC into OUT and run it, its output in LOG; prints "build" if the build
+# failed, else the test's exit status.
+run_test() {
+	local test=$1 dec=$2 b=$3 log=$4 prog
+	case $test in
+	unit:*)
+		prog=${test#unit:}
+		make -s -C "$dec" OUT="$b" CC=clang CFLAGS="$SAN" \
+			LDFLAGS="-fsanitize=address,undefined" "$b/$prog" >"$log.build" 2>&1 || { echo build; return; }
+		timeout 120 "$b/$prog" >"$log" 2>&1
+		;;
+	perfdata)
+		make -s -C "$dec" OUT="$b" all >"$log.build" 2>&1 || { echo build; return; }
+		timeout 300 bash "$dec/tests/perfdata.sh" "$b/spe-decode" >"$log" 2>&1
+		;;
+	esac
+	echo $?
+}
+
+# The control run: the unmutated tree passes every test the mutants use,
+# in this run, or no kill means anything.
+tests=$(printf '%s\n' "${M_TEST[@]}" | sort -u)
+rm -rf "$out/control" && mkdir -p "$out/control"
+for t in $tests; do
+	rc=$(run_test "$t" "$top/tools/decoder" "$out/control/b" "$out/control/${t//:/-}.log")
+	if [ "$rc" != 0 ] || grep -aqE '^FAIL: |ERROR: AddressSanitizer|runtime error:|^outbuf: ' \
+		"$out/control/${t//:/-}.log"; then
+		echo "decoder mutants: the control run fails $t (${out#"$top/"}/control/): no mutant is judged"
+		exit 2
+	fi
+done
+echo "decoder mutants: control run: $(echo "$tests" | wc -l) tests pass on the unmutated tree"
 killed=0 survived=0 errors=0
 for i in "${!M_NAME[@]}"; do
 	name=${M_NAME[$i]} file=${M_FILE[$i]} test=${M_TEST[$i]}
@@ -75,29 +129,12 @@ for i in "${!M_NAME[@]}"; do
 		continue
 	fi
 	diff -u "$top/$file" "$d/tree/$file" >"$d/mutant.diff"
-	dec=$d/tree/tools/decoder
-	case $test in
-	unit:*)
-		prog=${test#unit:}
-		if ! make -s -C "$dec" OUT="$d/b" CC=clang CFLAGS="$SAN" \
-			LDFLAGS="-fsanitize=address,undefined" "$d/b/$prog" >"$d/build.log" 2>&1; then
-			echo "mutant $name: ERROR: does not build (${d#"$top/"}/build.log)"
-			errors=$((errors + 1))
-			continue
-		fi
-		timeout 120 "$d/b/$prog" >"$d/test.log" 2>&1
-		rc=$?
-		;;
-	perfdata)
-		if ! make -s -C "$dec" OUT="$d/b" all >"$d/build.log" 2>&1; then
-			echo "mutant $name: ERROR: does not build (${d#"$top/"}/build.log)"
-			errors=$((errors + 1))
-			continue
-		fi
-		timeout 300 bash "$dec/tests/perfdata.sh" "$d/b/spe-decode" >"$d/test.log" 2>&1
-		rc=$?
-		;;
-	esac
+	rc=$(run_test "$test" "$d/tree/tools/decoder" "$d/b" "$d/test.log")
+	if [ "$rc" = build ]; then
+		echo "mutant $name: ERROR: does not build (${d#"$top/"}/test.log.build)"
+		errors=$((errors + 1))
+		continue
+	fi
 	by=$(grep -a -m1 -E '^FAIL: |ERROR: AddressSanitizer|runtime error:|^outbuf: ' "$d/test.log")
 	if [ "$rc" -eq 124 ] && [ -z "$by" ]; then
 		echo "mutant $name: ERROR: $test timed out (not counted as killed)"
