@@ -10,8 +10,10 @@
 # (one of mutants.sh's equivalent mutants, not counted as a survivor), then
 # "mutants: N killed, N survived, N equivalent" and the kill rate over the
 # others. Exit status 1 when a mutant survived or could not be tried (its
-# sed script no longer changes the driver, or the mutated driver does not
-# build).
+# sed script no longer changes the driver, the mutated driver does not
+# build, its suite failed with no failing case, or its guest hung: a
+# timeout is not a kill). Without --quick, a control run first: the
+# unmutated driver must pass every suite the selected mutants use.
 #
 #   tools/mutants/run.sh [--quick] [--qemu PATH] [--kernel ID] [NAME...]
 #
@@ -67,7 +69,11 @@ rm -rf "$tree" && mkdir -p "$tree"
 git -C "$top" ls-files -z | (cd "$top" && tar --null -T - -cf -) | tar -C "$tree" -xf - ||
 	spe_die "could not copy the tree"
 
-# suite SPEC LOG: run one suite of a mutant; print the first failed test
+# suite SPEC LOG: run one suite of a mutant. Returns 0 if it passed; else
+# prints what ended it: "KILL why" (a test's assertion, a splat in the
+# kernel log or a line of the strict model), "TIMEOUT why" (the host
+# stopped a hung guest: not counted as a kill) or "ERROR why" (the suite
+# failed with no failing case: a harness or build problem).
 suite() {
 	local spec=$1 log=$2 rc pid b
 	local cmd=() consoles=()
@@ -98,19 +104,53 @@ suite() {
 	wait "$pid"
 	rc=$?
 	if [ -s "$log.violation" ]; then
-		echo "emulated SPE rules kept ($(sed 's/.*spe-violation: //' "$log.violation" | cut -c1-100))"
+		echo "KILL emulated SPE rules kept ($(sed 's/.*spe-violation: //' "$log.violation" | cut -c1-100))"
 		return 1
 	fi
-	if grep -q '^not ok' "$log"; then
-		grep -m1 '^not ok' "$log" | sed 's/^not ok [0-9]* *-* *//'
-		return 1
-	fi
+	local first
+	first=$(grep -m1 '^not ok' "$log" | sed 's/^not ok [0-9]* *-* *//')
+	case $first in
+	'') ;;
+	*'guest completed # the host stopped the guest'*) echo "TIMEOUT $first"; return 1 ;;
+	*) echo "KILL $first"; return 1 ;;
+	esac
 	[ "$rc" -eq 0 ] && return 0
-	echo "${spec}: exit status $rc"
+	echo "ERROR ${spec}: exit status $rc with no failing case"
 	return 1
 }
 
-killed=0 survived=0 broken=0 equiv=0
+# build_module DIR: build the module of the tree copy for the kernel
+build_module() {
+	find "$tree/drivers" -type f -exec touch {} +
+	"$tree/tools/kernels/kmake.sh" "$kid" modules >"$1/build.log" 2>&1
+}
+
+# The control run (not with --quick, whose control is make check's own
+# stages in the same run): the unmutated driver passes every suite the
+# selected mutants use, or no kill means anything.
+if [ "$quick_only" = 0 ]; then
+	declare -A seen=()
+	cdir=$out/control
+	rm -rf "$cdir" && mkdir -p "$cdir"
+	rm -rf "$tree/drivers" && cp -r "$top/drivers" "$tree/drivers"
+	build_module "$cdir" || spe_die "control run: the unmutated module does not build ($cdir/build.log)"
+	for i in "${!M_NAME[@]}"; do
+		selected "${M_NAME[$i]}" || continue
+		IFS=, read -r -a specs <<<"${M_SUITES[$i]}"
+		for spec in "${specs[@]}"; do
+			[ -z "${seen[$spec]:-}" ] || continue
+			seen[$spec]=1
+			spe_log "control: $spec"
+			if ! why=$(suite "$spec" "$cdir/${spec//[:+]/-}.log"); then
+				echo "mutants: the control run fails $spec (${why#* }): no mutant is judged"
+				exit 2
+			fi
+		done
+	done
+	echo "mutants: control run: ${#seen[@]} suites pass on the unmutated driver"
+fi
+
+killed=0 survived=0 broken=0 equiv=0 timeouts=0
 for i in "${!M_NAME[@]}"; do
 	name=${M_NAME[$i]} file=${M_FILE[$i]}
 	selected "$name" || continue
@@ -118,15 +158,13 @@ for i in "${!M_NAME[@]}"; do
 	rm -rf "$mdir" && mkdir -p "$mdir"
 	rm -rf "$tree/drivers" && cp -r "$top/drivers" "$tree/drivers"
 	sed -i -e "${M_SED[$i]}" "$tree/$file"
-	# Newer than any copy kbuild holds, so every file is copied again
-	find "$tree/drivers" -type f -exec touch {} +
 	if cmp -s "$top/$file" "$tree/$file"; then
 		echo "mutant $name: ERROR: the script no longer changes $file"
 		broken=$((broken + 1))
 		continue
 	fi
 	diff -u "$top/$file" "$tree/$file" >"$mdir/mutant.diff"
-	if ! "$tree/tools/kernels/kmake.sh" "$kid" modules >"$mdir/build.log" 2>&1; then
+	if ! build_module "$mdir"; then
 		echo "mutant $name: ERROR: does not build (${mdir#"$top/"}/build.log)"
 		broken=$((broken + 1))
 		continue
@@ -140,21 +178,34 @@ for i in "${!M_NAME[@]}"; do
 		fi
 		by=""
 	done
-	if [ -n "$by" ]; then
-		echo "mutant $name: killed by $by"
+	case $by in
+	KILL*)
+		echo "mutant $name: killed by ${by#KILL }"
 		killed=$((killed + 1))
-	elif [[ " ${equivalent//$'\n'/ } " == *" $name "* ]]; then
-		echo "mutant $name: survived, equivalent"
-		equiv=$((equiv + 1))
-	else
-		echo "mutant $name: SURVIVED"
-		survived=$((survived + 1))
-	fi
+		;;
+	TIMEOUT*)
+		echo "mutant $name: ERROR: timed out, not counted as a kill (${by#TIMEOUT })"
+		timeouts=$((timeouts + 1))
+		;;
+	ERROR*)
+		echo "mutant $name: ERROR: ${by#ERROR }"
+		broken=$((broken + 1))
+		;;
+	*)
+		if [[ " ${equivalent//$'\n'/ } " == *" $name "* ]]; then
+			echo "mutant $name: survived, equivalent"
+			equiv=$((equiv + 1))
+		else
+			echo "mutant $name: SURVIVED"
+			survived=$((survived + 1))
+		fi
+		;;
+	esac
 done
 rm -rf "$tree/drivers" && cp -r "$top/drivers" "$tree/drivers"
 rate=""
 [ $((killed + survived)) -gt 0 ] && rate=" ($((100 * killed / (killed + survived)))% of the non-equivalent killed)"
-echo "mutants: $killed killed, $survived survived, $equiv equivalent$([ "$broken" -gt 0 ] && echo ", $broken broken")$rate"
+echo "mutants: $killed killed, $survived survived, $equiv equivalent$([ "$broken" -gt 0 ] && echo ", $broken broken")$([ "$timeouts" -gt 0 ] && echo ", $timeouts timed out")$rate"
 # make check's summary form: a killed mutant is a passed case.
-[ "$quick_only" = 0 ] || echo "mutants-quick: $killed passed, $((survived + broken)) failed, 0 skipped"
-[ "$survived" -eq 0 ] && [ "$broken" -eq 0 ]
+[ "$quick_only" = 0 ] || echo "mutants-quick: $killed passed, $((survived + broken + timeouts)) failed, 0 skipped"
+[ "$survived" -eq 0 ] && [ "$broken" -eq 0 ] && [ "$timeouts" -eq 0 ]
