@@ -114,9 +114,10 @@ void fmt_aux_flags(struct outbuf *ob, unsigned int flags, char sep)
 
 /*
  * The length of the UTF-8 sequence at s (RFC 3629: no overlong forms, no
- * surrogates, nothing above U+10FFFF), or 0 if s does not start one.
+ * surrogates, nothing above U+10FFFF), or 0 if the avail bytes at s do not
+ * start one. Reads no byte beyond those.
  */
-static unsigned int utf8_len(const unsigned char *s)
+static unsigned int utf8_len(const unsigned char *s, size_t avail)
 {
 	unsigned int n, i;
 	uint32_t cp;
@@ -131,8 +132,10 @@ static unsigned int utf8_len(const unsigned char *s)
 		n = 4, cp = s[0] & 0x07u;
 	else
 		return 0;
+	if (n > avail)
+		return 0;
 	for (i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)	/* also stops at the NUL */
+		if ((s[i] & 0xc0) != 0x80)
 			return 0;
 		cp = cp << 6 | (s[i] & 0x3fu);
 	}
@@ -153,7 +156,8 @@ static void json_escape(struct outbuf *ob, const char *str)
 	const unsigned char *s = (const unsigned char *)str, *end = s;
 	unsigned int n;
 
-	while (*end && end - s < FMT_COMM_MAX)
+	/* the cap first: no byte past FMT_COMM_MAX is read, NUL or not */
+	while (end - s < FMT_COMM_MAX && *end)
 		end++;
 	while (s < end) {
 		unsigned char c = *s;
@@ -167,7 +171,7 @@ static void json_escape(struct outbuf *ob, const char *str)
 			ob_chr(ob, hex[c >> 4]);
 			ob_chr(ob, hex[c & 0xf]);
 			s++;
-		} else if ((n = utf8_len(s)) != 0 && n <= (unsigned int)(end - s)) {
+		} else if ((n = utf8_len(s, (size_t)(end - s))) != 0) {
 			ob_mem(ob, (const char *)s, n);
 			s += n;
 		} else {
@@ -536,7 +540,7 @@ void fmt_csv_record(struct outbuf *ob, const struct spe_record *r, unsigned int 
 
 		/* quoted; a quote inside is doubled (RFC 4180) */
 		ob_chr(ob, '"');
-		for (s = c->comm; *s && s - c->comm < FMT_COMM_MAX; s++) {
+		for (s = c->comm; s - c->comm < FMT_COMM_MAX && *s; s++) {
 			if (*s == '"')
 				ob_chr(ob, '"');
 			ob_chr(ob, (unsigned char)*s < 0x20 ? '?' : *s);

@@ -26,7 +26,10 @@ struct rec_ctx {
 	"op_kind,op_class,op_subclass,store,events,event_names,"	\
 	"lat_total,lat_issue,lat_xlat,lat_alt_issue,data_source,ts,end,extra\n"
 
-/* the bytes of a comm the formatters print, at most */
+/*
+ * The bytes of a comm the formatters print, at most: a comm need not be
+ * NUL-terminated within them, and no byte after them is read.
+ */
 #define FMT_COMM_MAX	64
 
 /* The longest line fmt_json_record() and fmt_csv_record() can write. */
