@@ -209,12 +209,21 @@ tally "$LOG/perfdata.out"
 # --- 3b. every output mode of the sanitizer build on corrupted input -------------
 say "== sanitizer sweep (tests/sweep.py)"
 if [ -x "$OUT/asan/spe-decode" ] && [ -x "$OUT/asan/outbound" ]; then
-	"$OUT/asan/outbound" --trace "$LOG/longest.bin" >/dev/null 2>&1
+	rm -f "$LOG/longest.bin"
+	if ! "$OUT/asan/outbound" --trace "$LOG/longest.bin" >/dev/null 2>&1 || [ ! -s "$LOG/longest.bin" ]; then
+		case_fail sweep-input "tests/outbound.c --trace wrote no trace of the longest records"
+	fi
 	python3 tests/sweep.py "$OUT/asan/spe-decode" "$LOG/sweep" --trace "$LOG/longest.bin" \
 		>"$LOG/sweep.out" 2>"$LOG/sweep.err"
+	rc=$?
 	tally "$LOG/sweep.out"
-	if ! grep -q '^PASS: \|^FAIL: ' "$LOG/sweep.out"; then
-		case_fail sweep "tests/sweep.py printed no results (see $LOG/sweep.err)"
+	# a sweep that died part way (an exception, a missing input) is a failure
+	# even when every case it printed passed
+	if [ $rc -ne 0 ] && ! grep -q '^FAIL: ' "$LOG/sweep.out"; then
+		tail -n 3 "$LOG/sweep.err"
+		case_fail sweep "tests/sweep.py exit status $rc with no failing case (see $LOG/sweep.err)"
+	elif ! grep -q '^sweep: [0-9]* passed, 0 failed$' "$LOG/sweep.err" && [ $rc -eq 0 ]; then
+		case_fail sweep "tests/sweep.py printed no summary (see $LOG/sweep.err)"
 	fi
 else
 	case_fail sweep "no sanitizer build of spe-decode to sweep"
@@ -271,8 +280,8 @@ else
 	head -c 1200 "$LOG/longest.bin" >"$FD/seeds/longest" 2>/dev/null
 	for sd in load branch ext longest; do
 		cp "$FD/seeds/$sd" "$FD/seeds/raw/$sd"
-		# fuzz-json/csv: offset, flags and a 5-byte comm first
-		{ printf '\x10\x00\x02\x05"\x01\xc3\xa9\\'; cat "$FD/seeds/$sd"; } >"$FD/seeds/fmt/$sd"
+		# fuzz-json/csv: offset, flags, AUX flags and a 5-byte comm first
+		{ printf '\x10\x00\x02\x0f\x05"\x01\xc3\xa9\\'; cat "$FD/seeds/$sd"; } >"$FD/seeds/fmt/$sd"
 		# fuzz-stream/dump: flags and an 8-byte address first
 		{ printf '\x31\x00\x10\x00\x00\x00\x00\x00\x00'; cat "$FD/seeds/$sd"; } >"$FD/seeds/flagged/$sd"
 	done

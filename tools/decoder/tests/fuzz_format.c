@@ -6,9 +6,9 @@
  *
  * Input: byte 0-1 where the output starts relative to the end of the
  * buffer (0 to past a whole line), byte 2 flags (Alignment handling, the
- * perf.data context or none, the counter width, unknown cpu/pid/tid),
- * byte 3 a comm length N, N comm bytes (any byte, quotes and invalid UTF-8
- * included), then the trace. Every record the batch iterator (the CLI's
+ * perf.data context or none, the counter width, unknown cpu/pid/tid, no
+ * comm), byte 3 the PERF_AUX_FLAG_* bits, byte 4 a comm length N, N comm
+ * bytes (any byte, quotes and invalid UTF-8 included), then the trace. Every record the batch iterator (the CLI's
  * path) decodes is formatted; the output must be whole lines, one a
  * record, each a JSON object (out_check.h) or a CSV row of the header's
  * column count after the header.
@@ -43,20 +43,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct rec_ctx c;
 	struct spe_decoder d;
 	size_t left, fill, clen, lines = 0;
-	unsigned int fl, counter_bits;
+	unsigned int fl, aux, counter_bits;
 	long got;
 	int r, k;
 
-	if (size < 4)
+	if (size < 5)
 		return 0;
 	if (!ob)
 		ob = malloc(sizeof(*ob));
 	REQUIRE(ob);
 	left = (size_t)(data[0] | data[1] << 8) % (REC_MAX + 64);
 	fl = data[2];
-	clen = data[3];
-	data += 4;
-	size -= 4;
+	aux = data[3] & 0xf;
+	clen = data[4];
+	data += 5;
+	size -= 5;
 	if (clen > size)
 		clen = size;
 	memcpy(comm, data, clen);
@@ -70,7 +71,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	c.tid = fl & 8 ? -1 : (int)clen;
 	c.comm = fl & 16 ? NULL : comm;
 	c.aux_offset = 0;
-	c.aux_flags = fl >> 4;
+	c.aux_flags = aux;
 	counter_bits = fl & 4 ? 12 : 16;
 
 	ob_init_sink(ob, out_capture_sink, &cap);

@@ -67,7 +67,10 @@ static void fmt(struct outbuf *ob, enum mode m, const struct spe_record *r,
 		fmt_csv_record(ob, r, 16, c);
 }
 
-/* One record's line, formatted into an empty buffer. */
+/*
+ * One record's line, formatted into an empty buffer: its first outlen - 1
+ * bytes copied to out and a NUL after them. Returns the line's length.
+ */
 static size_t line_of(struct outbuf *ob, enum mode m, const struct spe_record *r,
 		      const struct rec_ctx *c, char *out, size_t outlen)
 {
@@ -77,9 +80,16 @@ static size_t line_of(struct outbuf *ob, enum mode m, const struct spe_record *r
 	ob_init_sink(ob, out_capture_sink, &cap);
 	fmt(ob, m, r, c);
 	ob_flush(ob);
-	n = cap.len < outlen ? cap.len : outlen;
+	n = cap.len < outlen ? cap.len : outlen - 1;
 	memcpy(out, cap.s, n);
+	out[n] = 0;
 	return cap.len;
+}
+
+/* Is the line of n bytes in out, newline included, whole and one JSON object? */
+static int json_whole(const char *out, size_t n, size_t outlen)
+{
+	return n > 0 && n < outlen && out[n - 1] == '\n' && json_line_ok(out, n - 1);
 }
 
 /* The longest Operation Type: every CLASS/SUBCLASS pair tried. */
@@ -342,8 +352,9 @@ static void t_dump_every_header(void)
 
 /*
  * Many Events payloads with most bits set, each formatted twice (built,
- * then from the cache of Events JSON): every line parses and names exactly
- * the bits set (spe_event_name(), "eN" for the others), in order.
+ * then, for the ones whose JSON fits a cache entry, from the cache of
+ * Events JSON: the 1- and 2-byte payloads): every line parses and names
+ * exactly the bits set (spe_event_name(), "eN" for the others), in order.
  */
 static void t_events_many(void)
 {
@@ -366,8 +377,7 @@ static void t_events_many(void)
 		r.events_len = (uint8_t)(1u << (i & 3));
 		if (r.events_len < 8)
 			r.events &= (1ull << (8 * r.events_len)) - 1;
-		w = 0;
-		want[0] = 0;
+		w = (size_t)snprintf(want, sizeof(want), "\"names\":[");
 		for (b = 0; b < 64; b++) {
 			const char *name = spe_event_name(b);
 
@@ -375,15 +385,15 @@ static void t_events_many(void)
 				continue;
 			if (name)
 				w += (size_t)snprintf(want + w, sizeof(want) - w, "%s\"%s\"",
-						      w ? "," : "", name);
+						      want[w - 1] == '[' ? "" : ",", name);
 			else
 				w += (size_t)snprintf(want + w, sizeof(want) - w, "%s\"e%u\"",
-						      w ? "," : "", b);
+						      want[w - 1] == '[' ? "" : ",", b);
 		}
+		snprintf(want + w, sizeof(want) - w, "]}");
 		for (pass = 0; pass < 2; pass++) {
-			n = line_of(ob, JSON, &r, NULL, out, sizeof(out) - 1);
-			out[n] = 0;
-			if (!json_line_ok(out, n - 1) || !strstr(out, want)) {
+			n = line_of(ob, JSON, &r, NULL, out, sizeof(out));
+			if (!json_whole(out, n, sizeof(out)) || !strstr(out, want)) {
 				free(ob);
 				FAIL("events-many", "0x%llx (len %u), pass %u: %s",
 				     (unsigned long long)r.events, r.events_len, pass, out);
@@ -425,10 +435,9 @@ static void t_comm_utf8(void)
 	memset(&r, 0, sizeof(r));
 	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
 		c.comm = v[i].comm;
-		n = line_of(ob, JSON, &r, &c, out, sizeof(out) - 1);
-		out[n] = 0;
+		n = line_of(ob, JSON, &r, &c, out, sizeof(out));
 		snprintf(want, sizeof(want), ",\"comm\":\"%s\"", v[i].json);
-		if (!strstr(out, want) || !json_line_ok(out, n - 1)) {
+		if (!strstr(out, want) || !json_whole(out, n, sizeof(out))) {
 			free(ob);
 			FAIL("comm-utf8", "comm #%u gave %s", i, out);
 		}
@@ -438,13 +447,60 @@ static void t_comm_utf8(void)
 	memcpy(longc + FMT_COMM_MAX - 1, "\xc3\xa9", 2);
 	longc[sizeof(longc) - 1] = 0;
 	c.comm = longc;
-	n = line_of(ob, JSON, &r, &c, out, sizeof(out) - 1);
-	out[n] = 0;
+	n = line_of(ob, JSON, &r, &c, out, sizeof(out));
 	snprintf(want, sizeof(want), "\"comm\":\"%.*s\\ufffd\"", FMT_COMM_MAX - 1, longc);
 	free(ob);
-	if (!strstr(out, want) || !json_line_ok(out, n - 1))
+	if (!strstr(out, want) || !json_whole(out, n, sizeof(out)))
 		FAIL("comm-utf8", "long comm gave %s", out);
 	printf("PASS: outbound:comm-utf8\n");
+}
+
+/*
+ * A comm of exactly FMT_COMM_MAX bytes and no NUL, in a heap buffer of that
+ * size (ASan sees any read past it), ending with the first bytes of a
+ * 4-byte and of a 3-byte UTF-8 sequence: no byte after it is read; in JSON
+ * the cut sequence is U+FFFD per byte, in CSV the bytes as they are.
+ */
+static void t_comm_unterminated(void)
+{
+	static const char *const tails[] = { "\xf0", "\xe2\x82" };
+	struct outbuf *ob = malloc(sizeof(*ob));
+	static char out[4096], want[256];
+	struct spe_record r;
+	struct rec_ctx c = { 1, 1, 2, 3, NULL, 0, 0 };
+	unsigned int i;
+	size_t n, t;
+	char *comm;
+
+	if (!ob)
+		FAIL("comm-unterminated", "out of memory");
+	memset(&r, 0, sizeof(r));
+	for (i = 0; i < 2; i++) {
+		comm = malloc(FMT_COMM_MAX);
+		if (!comm)
+			break;
+		t = strlen(tails[i]);
+		memset(comm, 'a', FMT_COMM_MAX - t);
+		memcpy(comm + FMT_COMM_MAX - t, tails[i], t);
+		c.comm = comm;
+		n = line_of(ob, JSON, &r, &c, out, sizeof(out));
+		snprintf(want, sizeof(want), "\"comm\":\"%.*s%s\"", (int)(FMT_COMM_MAX - t), comm,
+			 t == 1 ? "\\ufffd" : "\\ufffd\\ufffd");
+		if (!strstr(out, want) || !json_whole(out, n, sizeof(out))) {
+			free(comm);
+			free(ob);
+			FAIL("comm-unterminated", "JSON of tail %u gave %s", i, out);
+		}
+		n = line_of(ob, CSV, &r, &c, out, sizeof(out));
+		snprintf(want, sizeof(want), "0,0,1,2,3,\"%.*s\",", FMT_COMM_MAX, comm);
+		free(comm);
+		if (!n || n >= sizeof(out) || strncmp(out, want, strlen(want))) {
+			free(ob);
+			FAIL("comm-unterminated", "CSV of tail %u gave %s", i, out);
+		}
+	}
+	free(ob);
+	printf("PASS: outbound:comm-unterminated\n");
 }
 
 /* A CSV comm: quoted, a quote inside doubled (RFC 4180), cut at FMT_COMM_MAX bytes. */
@@ -464,11 +520,10 @@ static void t_comm_csv(void)
 	longc[0] = '"';
 	longc[sizeof(longc) - 1] = 0;
 	c.comm = longc;
-	n = line_of(ob, CSV, &r, &c, out, sizeof(out) - 1);
-	out[n] = 0;
+	n = line_of(ob, CSV, &r, &c, out, sizeof(out));
 	free(ob);
 	snprintf(want, sizeof(want), "0,0,1,2,3,\"\"\"%.*s\",,", FMT_COMM_MAX - 1, longc + 1);
-	if (strncmp(out, want, strlen(want)) || csv_columns(out, n - 1) != 28)
+	if (!n || n >= sizeof(out) || strncmp(out, want, strlen(want)) || csv_columns(out, n - 1) != 28)
 		FAIL("comm-csv", "gave %s", out);
 	printf("PASS: outbound:comm-csv\n");
 }
@@ -487,6 +542,7 @@ int main(int argc, char **argv)
 	t_events_many();
 	t_comm_utf8();
 	t_comm_csv();
+	t_comm_unterminated();
 	free(cap.s);
 	return nfail ? 1 : 0;
 }

@@ -88,11 +88,16 @@ def result(name, why):
         passed += 1
 
 
+TIMEOUT = 600  # seconds a run may take: more is a hang (exit status -1)
+
+
 def run(binary, argv, path=None, pipe_data=None):
-    if pipe_data is not None:
-        p = subprocess.run([binary] + argv, input=pipe_data, capture_output=True)
-    else:
-        p = subprocess.run([binary] + argv + [path], stdin=subprocess.DEVNULL, capture_output=True)
+    cmd = [binary] + argv + ([] if pipe_data is not None else [path])
+    try:
+        p = subprocess.run(cmd, input=pipe_data, capture_output=True, timeout=TIMEOUT,
+                           stdin=None if pipe_data is not None else subprocess.DEVNULL)
+    except subprocess.TimeoutExpired:
+        return -1, b"", b"no answer in %d s" % TIMEOUT
     return p.returncode, p.stdout, p.stderr
 
 
