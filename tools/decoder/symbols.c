@@ -56,14 +56,19 @@ static int sym_cmp(const void *a, const void *b)
 
 /*
  * A file a perf.data names, opened only if it is a regular file: a FIFO or
- * a device named by a crafted MMAP2 record must not block or feed libelf
- * without end.
+ * a device named by a crafted MMAP2 record must not block, feed libelf
+ * without end, or see an open at all (opening a watchdog arms it, a tape
+ * rewinds). stat() before the open; fstat() after it, in case the name
+ * changed in between.
  */
 static int open_regular(const char *path)
 {
 	struct stat st;
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
+	int fd;
 
+	if (stat(path, &st) || !S_ISREG(st.st_mode))
+		return -1;
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0)
 		return -1;
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
