@@ -21,10 +21,13 @@ mkdir -p build/logs
 SUITE_SUMMARY=()
 t_total=$(date +%s)
 
-want() { [ -z "${CHECK_ONLY:-}" ] || [[ " $CHECK_ONLY " == *" $1 "* ]]; }
+# CHECK_ONLY: its words, blanks around them dropped (all blank: every stage).
+read -ra check_only <<<"${CHECK_ONLY:-}"
+CHECK_ONLY="${check_only[*]}"
+want() { [ -z "$CHECK_ONLY" ] || [[ " $CHECK_ONLY " == *" $1 "* ]]; }
 # A CHECK_ONLY word that names no stage is an error, not a run of nothing.
 CHECK_STAGES="deps host build qemu vm debug harness qemu-next"
-for w in ${CHECK_ONLY:-}; do
+for w in "${check_only[@]}"; do
 	[[ " $CHECK_STAGES " == *" $w "* ]] ||
 		spe_die "CHECK_ONLY: no stage '$w' (the stages: $CHECK_STAGES)"
 done

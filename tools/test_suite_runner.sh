@@ -96,6 +96,13 @@ elif grep -q "no stage 'hots'" <<<"$out" && ! grep -q '^=== ' <<<"$out"; then
 else
 	tap_not_ok "CHECK_ONLY 'hots': $(tail -n2 <<<"$out" | tr '\n' ' ')"
 fi
+if out=$(CHECK_ONLY="host *" "$top/tools/check.sh" 2>&1); then
+	tap_not_ok "CHECK_ONLY with a '*' ran: $(tail -n1 <<<"$out")"
+elif grep -q "no stage '\*'" <<<"$out" && ! grep -q '^=== ' <<<"$out"; then
+	tap_ok "CHECK_ONLY's words are not globbed: '*' names no stage"
+else
+	tap_not_ok "CHECK_ONLY '*': $(tail -n2 <<<"$out" | tr '\n' ' ')"
+fi
 boots=$(
 	# shellcheck source=vm/suite-lib.sh
 	. "$top/tools/vm/suite-lib.sh"
