@@ -33,10 +33,16 @@ fmt=tools/decoder/spe_format.c pd=tools/decoder/perf_data.c
 m json-room-512 $fmt unit:outbound 's/ob_room(ob, J_RECORD_MAX);/ob_room(ob, 512);/'
 m csv-room-512 $fmt unit:outbound 's/ob_room(ob, C_RECORD_MAX);/ob_room(ob, 512);/'
 # the comm: cut at FMT_COMM_MAX bytes in both modes, UTF-8 checked in JSON
-m json-comm-uncut $fmt unit:outbound 's/while (\*end \&\& end - s < FMT_COMM_MAX)/while (*end)/'
-m csv-comm-uncut $fmt unit:outbound 's/\*s \&\& s - c->comm < FMT_COMM_MAX; s++/*s; s++/'
+m json-comm-uncut $fmt unit:outbound 's/while (end - s < FMT_COMM_MAX \&\& \*end)/while (*end)/'
+m csv-comm-uncut $fmt unit:outbound 's/s - c->comm < FMT_COMM_MAX \&\& \*s; s++/*s; s++/'
 m json-raw-bytes $fmt unit:outbound \
-	's/} else if ((n = utf8_len(s)) != 0 \&\& n <= (unsigned int)(end - s)) {/} else if ((n = 1) != 0) {/'
+	's/} else if ((n = utf8_len(s, (size_t)(end - s))) != 0) {/} else if ((n = 1) != 0) {/'
+# a comm need not end within FMT_COMM_MAX bytes: nothing past them is read
+m json-comm-read-past-cap $fmt unit:outbound \
+	's/while (end - s < FMT_COMM_MAX \&\& \*end)/while (*end \&\& end - s < FMT_COMM_MAX)/'
+m csv-comm-read-past-cap $fmt unit:outbound \
+	's/s - c->comm < FMT_COMM_MAX \&\& \*s; s++/*s \&\& s - c->comm < FMT_COMM_MAX; s++/'
+m utf8-read-past-cut $fmt unit:outbound '/^\tif (n > avail)$/{N;d}'
 # the Events JSON cache: its entries hold 245 bytes
 m events-cache-unbounded $fmt unit:outbound \
 	's/if ((size_t)(ob->p - from) < sizeof(f->s)) {/if (ob->p != from) {/'
@@ -105,7 +111,9 @@ run_test() {
 tests=$(printf '%s\n' "${M_TEST[@]}" | sort -u)
 rm -rf "$out/control" && mkdir -p "$out/control"
 for t in $tests; do
-	rc=$(run_test "$t" "$top/tools/decoder" "$out/control/b" "$out/control/${t//:/-}.log")
+	# a build of its own per test, as each mutant's (the plain perfdata
+	# build must not stand in for a sanitizer one)
+	rc=$(run_test "$t" "$top/tools/decoder" "$out/control/${t//:/-}" "$out/control/${t//:/-}.log")
 	if [ "$rc" != 0 ] || grep -aqE '^FAIL: |ERROR: AddressSanitizer|runtime error:|^outbuf: ' \
 		"$out/control/${t//:/-}.log"; then
 		echo "decoder mutants: the control run fails $t (${out#"$top/"}/control/): no mutant is judged"

@@ -70,10 +70,11 @@ git -C "$top" ls-files -z | (cd "$top" && tar --null -T - -cf -) | tar -C "$tree
 	spe_die "could not copy the tree"
 
 # suite SPEC LOG: run one suite of a mutant. Returns 0 if it passed; else
-# prints what ended it: "KILL why" (a test's assertion, a splat in the
-# kernel log or a line of the strict model), "TIMEOUT why" (the host
-# stopped a hung guest: not counted as a kill) or "ERROR why" (the suite
-# failed with no failing case: a harness or build problem).
+# prints what ended it: "KILL why" (a case of a guest failed: a test's
+# assertion, a splat in the kernel log; or a line of the strict model),
+# "TIMEOUT why" (the host stopped a hung guest: not counted as a kill) or
+# "ERROR why" (the runner's own failure, no result line, a build, or a
+# non-zero exit with no failing case).
 suite() {
 	local spec=$1 log=$2 rc pid b
 	local cmd=() consoles=()
@@ -107,12 +108,21 @@ suite() {
 		echo "KILL emulated SPE rules kept ($(sed 's/.*spe-violation: //' "$log.violation" | cut -c1-100))"
 		return 1
 	fi
-	local first
-	first=$(grep -m1 '^not ok' "$log" | sed 's/^not ok [0-9]* *-* *//')
+	local first hung
+	# A hung guest's tests fail too ("no result line", "not run"), before
+	# the host's note: the note decides, wherever it is.
+	hung=$(grep -m1 '^not ok.*the host stopped the guest' "$log")
+	if [ -n "$hung" ]; then
+		echo "TIMEOUT ${hung#not ok }"
+		return 1
+	fi
+	first=$(grep -m1 '^not ok' "$log")
 	case $first in
 	'') ;;
-	*'guest completed # the host stopped the guest'*) echo "TIMEOUT $first"; return 1 ;;
-	*) echo "KILL $first"; return 1 ;;
+	# numbered: a case of a guest's TAP (parse_log.py)
+	'not ok '[0-9]*) echo "KILL $(sed 's/^not ok [0-9]* *-* *//' <<<"$first")"; return 1 ;;
+	# unnumbered: the runner's own (no result line, a build, a boot name)
+	*) echo "ERROR ${first#not ok - }"; return 1 ;;
 	esac
 	[ "$rc" -eq 0 ] && return 0
 	echo "ERROR ${spec}: exit status $rc with no failing case"
