@@ -248,13 +248,11 @@ def parse(log_lines, expected, suite, host_note=None, expected_skips=None, qemu_
         res.add("fail", f"{suite}/guest completed", why)
     elif not done:
         res.add("fail", f"{suite}/guest completed", host_note or "the guest stopped before its last line")
-    elif host_note:
-        # the guest's last line came, then the host stopped QEMU: a hang
-        # at power-off, said as the host saw it
-        res.add("fail", f"{suite}/guest completed", f"after the guest's last line, {host_note}")
-    elif qemu_status:
-        res.add("fail", f"{suite}/guest completed",
-                f"QEMU exited with status {qemu_status} after the guest's last line")
+    elif host_note or qemu_status:
+        # the guest's last line came, then QEMU failed or hung at power-off:
+        # said as the host saw it (its note), else by QEMU's status
+        why = host_note or f"QEMU exited with status {qemu_status}"
+        res.add("fail", f"{suite}/guest completed", f"{why}, after the guest's last line")
     else:
         res.add("pass", f"{suite}/guest completed")
     if expected_skips is not None:

@@ -93,7 +93,7 @@ real_qemu=${qemu_args[1]:-${QEMU:-$(command -v qemu-system-aarch64)}}
 printf '#!/bin/sh\n"%s" "$@"\nexit 3\n' "$real_qemu" >"$work/qemu-exit3"
 chmod +x "$work/qemu-exit3"
 run_args=(--qemu "$work/qemu-exit3")
-expect qemu-exit 120 '^not ok .*guest completed # QEMU exited with status 3 after' "" -- \
+expect qemu-exit 120 '^not ok .*guest completed # QEMU exited with status 3, after' "" -- \
 	"fine${T}10${T}true"
 run_args=()
 wait
